@@ -1,0 +1,28 @@
+"""Kartentisch's rules engine: pure Python, no web, no database.
+
+The state of a game is derived by replaying its events (records.md).
+"""
+from .errors import EngineError, IllegalEvent, InvalidRecord
+from .game import RECORD_FORMAT, Awaiting, Game, Outcome
+from .records import game_class, load_record, new_game, parse_record, replay
+
+GAMES: dict[str, type[Game]] = {}
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Class decorator: make a game known under ``cls.name``."""
+    GAMES[cls.name] = cls
+    return cls
+
+
+def _load_games() -> None:
+    from . import birds, rummy  # noqa: F401  (they register themselves)
+
+
+_load_games()
+
+__all__ = [
+    "GAMES", "RECORD_FORMAT", "Awaiting", "EngineError", "Game", "IllegalEvent",
+    "InvalidRecord", "Outcome", "game_class", "load_record", "new_game",
+    "parse_record", "register", "replay",
+]

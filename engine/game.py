@@ -1,0 +1,139 @@
+"""What every game offers, in the style of python-chess and OpenSpiel.
+
+    game = GameClass(options, players)   # validates the header (InvalidRecord)
+    game.awaiting                        # Awaiting: what comes next, or None when over
+    game.apply(event)                    # -> effect dict; IllegalEvent changes nothing
+    game.undo()                          # back one event (returns it)
+    game.state()                         # the public state of records.md
+    game.outcome()                       # None, or Outcome(reason, winners)
+    game.record()                        # the record of the events in force
+
+A card turned up at the table is a chance event that a person enters (OpenSpiel):
+the engine never shuffles or draws by itself.
+"""
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .errors import IllegalEvent, InvalidRecord
+
+RECORD_FORMAT = "kartentisch-record/1"
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """What the game waits for: the event ``kind``, from which ``player``
+    (None for table-wide steps such as ``setup`` or a chance card), and the
+    kind-specific legal ``choices`` (computed lazily by the game)."""
+
+    kind: str
+    player: int | None
+    choices: dict = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: a ``reason`` code and the winning seats
+    (for the cooperative game: ``won`` tells whether the team won)."""
+
+    reason: str
+    winners: tuple[int, ...]
+    won: bool = True
+
+
+class Game(ABC):
+    """Base of the three games. Subclasses keep their mutable state in
+    attributes; ``apply`` must check everything before changing anything."""
+
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def __init__(self, options: dict | None = None, players: list[str] | None = None):
+        self.options = self.validate_options(dict(options or {}))
+        self.players = self.validate_players(list(players or []))
+        self.events: list[dict] = []
+        self._history: list[Any] = []
+
+    # --- header validation -------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def validate_options(cls, options: dict) -> dict:
+        """Return the options (with defaults filled in) or raise InvalidRecord."""
+
+    def validate_players(self, players: list) -> list[str]:
+        if not all(isinstance(p, str) and p.strip() for p in players):
+            raise InvalidRecord("bad-players", "Spielernamen müssen nicht-leere Texte sein")
+        lo, hi = self.player_range(self.options)
+        if not lo <= len(players) <= hi:
+            raise InvalidRecord(
+                "player-count",
+                "{game} braucht {lo} bis {hi} Spieler, nicht {n}",
+                {"game": self.name, "lo": lo, "hi": hi, "n": len(players)},
+            )
+        return players
+
+    @classmethod
+    def player_range(cls, options: dict) -> tuple[int, int]:
+        """Allowed number of players (the options may change it, e.g. solo)."""
+        return cls.min_players, cls.max_players
+
+    # --- the verbs -----------------------------------------------------------
+    def apply(self, event: dict) -> dict:
+        """Apply one event; return its effect. On IllegalEvent nothing changed."""
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise IllegalEvent("bad-event", "Ein Ereignis braucht ein Feld \"type\"")
+        snapshot = self._snapshot()
+        try:
+            effect = self._apply(event)
+        except IllegalEvent:
+            self._restore(snapshot)
+            raise
+        self._history.append(snapshot)
+        self.events.append(copy.deepcopy(event))
+        return effect
+
+    def undo(self) -> dict:
+        """Take back the last event; return it."""
+        if not self.events:
+            raise IllegalEvent("nothing-to-undo", "Es gibt nichts zurückzunehmen")
+        self._restore(self._history.pop())
+        return self.events.pop()
+
+    def record(self) -> dict:
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.name,
+            "options": copy.deepcopy(self.options),
+            "players": list(self.players),
+            "events": copy.deepcopy(self.events),
+        }
+
+    # --- to be provided by each game ---------------------------------------------
+    @abstractmethod
+    def _apply(self, event: dict) -> dict:
+        """Check and apply; may raise IllegalEvent (the base restores the snapshot)."""
+
+    @abstractmethod
+    def _snapshot(self) -> Any:
+        """A copy of the mutable state, cheap enough to take before every event."""
+
+    @abstractmethod
+    def _restore(self, snapshot: Any) -> None:
+        """Put a snapshot back."""
+
+    @property
+    @abstractmethod
+    def awaiting(self) -> Awaiting | None:
+        """What comes next; None once the game is over."""
+
+    @abstractmethod
+    def state(self) -> dict:
+        """The public state (records.md)."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """None while playing, else the Outcome."""
