@@ -2,6 +2,7 @@
 
     game = GameClass(options, players)   # validates the header (InvalidRecord)
     game.awaiting                        # Awaiting: what comes next, or None when over
+    game.legal_choices()                 # lazily: what may be entered now (per kind)
     game.apply(event)                    # -> effect dict; IllegalEvent changes nothing
     game.undo()                          # back one event (returns it)
     game.state()                         # the public state of records.md
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .errors import IllegalEvent, InvalidRecord
@@ -25,13 +26,12 @@ RECORD_FORMAT = "kartentisch-record/1"
 
 @dataclass(frozen=True)
 class Awaiting:
-    """What the game waits for: the event ``kind``, from which ``player``
-    (None for table-wide steps such as ``setup`` or a chance card), and the
-    kind-specific legal ``choices`` (computed lazily by the game)."""
+    """What the game waits for: the event ``kind`` and from which ``player``
+    (None for table-wide steps such as ``setup``). Cheap to compute; the
+    detailed legal choices come lazily from ``Game.legal_choices()``."""
 
     kind: str
     player: int | None
-    choices: dict = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,10 @@ class Game(ABC):
     @abstractmethod
     def awaiting(self) -> Awaiting | None:
         """What comes next; None once the game is over."""
+
+    @abstractmethod
+    def legal_choices(self) -> dict:
+        """The legal choices for ``awaiting`` (JSON-serialisable, per kind)."""
 
     @abstractmethod
     def state(self) -> dict:

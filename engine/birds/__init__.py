@@ -1,0 +1,1 @@
+"""The bird games: Gleich und gleich and CuBirds (solo with RobinBird)."""

@@ -1,0 +1,1 @@
+"""Gemeinsame Sache: cooperative rummy for two against the draw-pile clock."""
