@@ -1,0 +1,76 @@
+"""``python -m webapp``: serve Kartentisch on the local network with gunicorn.
+
+Applies the migrations once, prints the LAN URL(s) and a QR code of the start
+page, then replaces itself with gunicorn (several workers, threads each; the
+app keeps no state in a process).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from . import create_app
+from .extensions import db
+from .hosting import banner, start_urls
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"port must be a number, not {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be between 1 and 65535, not {port}")
+    return port
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number ≥ 1, not {text!r}")
+    return int(text)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m webapp", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default="0.0.0.0", help="address to bind (default: all, 0.0.0.0)")
+    parser.add_argument("--port", type=_port, default=os.environ.get("PORT", "8000"),
+                        help="port (default: $PORT or 8000)")
+    parser.add_argument("--workers", type=_positive, default=2, help="gunicorn worker processes (default 2)")
+    parser.add_argument("--threads", type=_positive, default=4, help="threads per worker (default 4)")
+    parser.add_argument("--certfile", type=Path, help="TLS certificate (PEM): serve HTTPS")
+    parser.add_argument("--keyfile", type=Path, help="TLS private key (PEM) of --certfile")
+    return parser
+
+
+def _gunicorn_argv(args: argparse.Namespace) -> list[str]:
+    argv = [sys.executable, "-m", "gunicorn", "--chdir", str(ROOT),
+            "--workers", str(args.workers), "--threads", str(args.threads),
+            "--bind", f"{args.host}:{args.port}"]
+    if args.certfile:
+        argv += ["--certfile", str(args.certfile), "--keyfile", str(args.keyfile)]
+    return argv + ["wsgi:app"]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if bool(args.certfile) != bool(args.keyfile):
+        parser.error("--certfile and --keyfile go together")
+    for path in (args.certfile, args.keyfile):
+        if path and not path.is_file():
+            parser.error(f"no such file: {path}")
+
+    app = create_app()  # migrations and the secret key, once, before the workers start
+    with app.app_context():
+        db.engine.dispose()
+    scheme = "https" if args.certfile else "http"
+    print(banner(start_urls(args.host, args.port, scheme)), flush=True)
+    os.execv(sys.executable, _gunicorn_argv(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""Serving on the local network: the addresses phones can reach, and a QR code
+of the start page for the terminal."""
+from __future__ import annotations
+
+import io
+import ipaddress
+import socket
+
+import qrcode
+
+# Connecting a UDP socket sends nothing; it only asks the kernel which local
+# address would carry traffic towards this (private, unroutable) address.
+_ROUTE_PROBE = ("10.255.255.255", 1)
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses that other devices may reach (not loopback
+    or link-local), the one on the default route first."""
+    found: list[str] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(_ROUTE_PROBE)
+            found.append(probe.getsockname()[0])
+        except OSError:
+            pass  # no route at all: rely on the host name below
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        infos = []
+    found.extend(info[4][0] for info in infos)
+    return [a for a in dict.fromkeys(found) if _reachable_from_lan(a)]
+
+
+def _reachable_from_lan(address: str) -> bool:
+    ip = ipaddress.IPv4Address(address)
+    return not (ip.is_loopback or ip.is_link_local or ip.is_unspecified)
+
+
+def start_urls(host: str, port: int, scheme: str = "http") -> list[str]:
+    """The start page's URLs for a server bound to ``host``:``port``.
+
+    Bound to all interfaces (``0.0.0.0``), one URL per LAN address; when the
+    machine has none, the local one (which phones can't reach).
+    """
+    if host in ("0.0.0.0", ""):
+        hosts = lan_addresses() or ["127.0.0.1"]
+    else:
+        hosts = [host]
+    return [f"{scheme}://{h}:{port}/" for h in hosts]
+
+
+def terminal_qr(text: str) -> str:
+    """``text`` as a QR code of block characters, for a terminal with light text
+    on a dark background (the blocks draw the light modules)."""
+    code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(text)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def banner(urls: list[str]) -> str:
+    """What the run command prints: where to open Kartentisch, and the QR code."""
+    lines = ["", "Kartentisch läuft. Mit dem Handy im selben WLAN öffnen:", ""]
+    lines += [f"    {url}" for url in urls]
+    if urls and urls[0].split("://", 1)[1].startswith("127."):
+        lines += ["", "(Kein Netzwerk gefunden: nur auf diesem Rechner erreichbar.)"]
+    lines += ["", terminal_qr(urls[0])]
+    return "\n".join(lines)

@@ -1,0 +1,4 @@
+"""The WSGI entry point: ``gunicorn wsgi:app``."""
+from webapp import create_app
+
+app = create_app()
