@@ -1,0 +1,497 @@
+"""Gemeinsame Sache: turns, the one-deck bookkeeping, the clock, win and loss.
+
+The engine knows only public facts: hand counts, the table, the discard pile and
+the cards known to be in a hand (taken from the discard pile, or a joker swapped
+out of a figure). Everything else a player enters is checked against those.
+
+Effects (``apply`` returns one; every effect has ``type`` and ``player``):
+
+- ``setup``: ``first_player``, ``first_discard``, ``draw_pile``, ``set_aside``
+- ``draw``: ``from`` ("pile"/"discard"), ``card`` (discard only), ``draw_pile`` left
+- ``start``: ``start`` (id), ``cards``
+- ``complete``: ``start`` (id, now the figure's id), ``card``, ``as``, ``figure`` (state form)
+- ``lay-off``: ``figure`` (id), ``card``, ``as``, ``end`` ("low"/"high"; null for a set), ``cards`` (the figure now)
+- ``swap``: ``figure`` (id), ``card`` (put in), ``joker`` (the token taken out), ``cards``
+- ``discard``: ``card``
+- ``end-turn``: —
+- ``give-up``: ``reason`` ("clock" or "gave-up")
+
+An effect that ends the game also has ``status`` ("won"/"lost") and ``reason``.
+"""
+from __future__ import annotations
+
+from .. import register
+from ..errors import IllegalEvent
+from ..game import Awaiting, Game, Outcome
+from . import analysis, rules
+from .melds import (DECK, JOKER, REAL_CARDS, VALUE, Figure, Start, check_card, complete_start, label, labels,
+                    lay_off, make_start, swap_index, swap_joker)
+
+SETUP, DRAW, ACT, OVER = "setup", "draw", "act", "over"
+
+
+@register
+class GemeinsameSache(Game):
+    """Cooperative rummy for two against the draw-pile clock."""
+
+    name = "gemeinsame-sache"
+    min_players = 2
+    max_players = 2
+
+    def __init__(self, options: dict | None = None, players: list[str] | None = None):
+        super().__init__(options, players)
+        self.ace_low_only = self.options["ace_low_only"]
+        self.max_starts = self.options["max_starts"]
+        self._phase = SETUP
+        self._turn: int | None = None
+        self._turns = 0
+        self._draw_pile = self.options["draw_pile"]
+        self._hands = [0, 0]
+        self._known: tuple[list[str], list[str]] = ([], [])
+        self._pickup: str | None = None
+        self._discard: list[str] = []
+        self._starts: dict[int, Start] = {}
+        self._figures: dict[int, Figure] = {}
+        self._next_id = 1
+        self._pickups = 0
+        self._status = "playing"
+        self._reason: str | None = None
+        self._seen: set[str] = set()
+        self._jokers = 0
+
+    @classmethod
+    def validate_options(cls, options: dict) -> dict:
+        return rules.validate_options(options)
+
+    # --- snapshots ------------------------------------------------------------------
+    def _snapshot(self):
+        return (self._phase, self._turn, self._turns, self._draw_pile, self._hands[:], self._known[0][:],
+                self._known[1][:], self._pickup, self._discard[:], dict(self._starts), dict(self._figures),
+                self._next_id, self._pickups, self._status, self._reason, set(self._seen), self._jokers)
+
+    def _restore(self, snapshot) -> None:
+        (self._phase, self._turn, self._turns, self._draw_pile, self._hands, known0, known1, self._pickup,
+         self._discard, self._starts, self._figures, self._next_id, self._pickups, self._status, self._reason,
+         self._seen, self._jokers) = snapshot
+        self._known = (known0, known1)
+
+    # --- reading --------------------------------------------------------------------
+    @property
+    def awaiting(self) -> Awaiting | None:
+        if self._phase == OVER:
+            return None
+        return Awaiting(self._phase, self._turn)
+
+    @property
+    def turn(self) -> int | None:
+        return self._turn
+
+    @property
+    def draw_pile(self) -> int:
+        return self._draw_pile
+
+    @property
+    def hands(self) -> tuple[int, int]:
+        return tuple(self._hands)
+
+    @property
+    def discard_pile(self) -> tuple[str, ...]:
+        return tuple(self._discard)
+
+    @property
+    def open_starts(self) -> tuple[Start, ...]:
+        return tuple(self._starts.values())
+
+    @property
+    def figures(self) -> tuple[Figure, ...]:
+        return tuple(self._figures[i] for i in sorted(self._figures))
+
+    @property
+    def pickup(self) -> str | None:
+        """The card taken from the discard pile this turn, while still in the hand."""
+        return self._pickup
+
+    def known_hand(self, player: int) -> tuple[str, ...]:
+        """Cards known to be in a player's hand (a taken discard, a swapped joker)."""
+        return tuple(self._known[player])
+
+    def state(self) -> dict:
+        awaiting = self.awaiting
+        return {
+            "game": self.name, "status": self._status, "reason": self._reason,
+            "awaiting": awaiting.kind if awaiting else None, "turn": self._turn, "turns": self._turns,
+            "draw_pile": self._draw_pile, "set_aside": rules.FULL_DRAW_PILE - self.options["draw_pile"],
+            "discard": list(self._discard), "hands": list(self._hands),
+            "starts": [s.public() for s in self._starts.values()],
+            "figures": [f.public() for f in self.figures],
+            "discard_pickups": self._pickups,
+        }
+
+    def outcome(self) -> Outcome | None:
+        if self._status == "playing":
+            return None
+        won = self._status == "won"
+        return Outcome(self._reason, (0, 1) if won else (), won)
+
+    def public_cards(self) -> dict:
+        """Cards whose place is known (table, discard pile, known hand cards), so
+        a card picker can grey them out: ``{"cards": [...], "jokers": n}``."""
+        return {"cards": [c for c in REAL_CARDS if c in self._seen], "jokers": self._jokers}
+
+    def where_is(self, card: str) -> str | None:
+        """German: where a real card is known to be, or None if unseen."""
+        if card not in self._seen:
+            return None
+        if card in self._discard:
+            return "im Ablagestapel"
+        for player, known in enumerate(self._known):
+            if card in known:
+                return f"auf der Hand von {self.players[player]}"
+        for start in self._starts.values():
+            if card in start.cards:
+                return f"im Ansatz {start.id}"
+        return next(f"in der Figur {f.id}" for f in self._figures.values() if card in f.cards)
+
+    def pace(self) -> dict:
+        """The team's pace against the clock (analysis.pace)."""
+        return analysis.pace(self)
+
+    def start_outlooks(self) -> list[dict]:
+        """Per open start: can it still be completed, and why (analysis.start_outlooks)."""
+        return analysis.start_outlooks(self)
+
+    # --- what fits ----------------------------------------------------------------------
+    def fits(self, card: str, player: int | None = None) -> list[dict]:
+        """Where ``card`` could go for ``player`` (default: whose turn it is):
+        ``{"action": "complete", "start", "as"}``, ``{"action": "lay-off", "figure",
+        "end", "as"}``, ``{"action": "swap", "figure"}``, ``{"action": "start",
+        "with": [cards not yet seen]}``. ``as`` lists what a joker may stand for."""
+        card = check_card(card)
+        player = self._turn if player is None else player
+        found = []
+        for start in self._starts.values():
+            if start.owner == player:
+                continue
+            options = start.completions(self.ace_low_only)
+            if card == JOKER:
+                found.append({"action": "complete", "start": start.id, "as": list(options)})
+            elif card in options:
+                found.append({"action": "complete", "start": start.id, "as": None})
+        for figure in self.figures:
+            found.extend(self._lay_off_fits(figure, card))
+            if card != JOKER and swap_index(figure, card) is not None:
+                found.append({"action": "swap", "figure": figure.id})
+        if card != JOKER and self._open_starts_of(player) < self.max_starts:
+            partners = [other for other in REAL_CARDS if other not in self._seen and other != card
+                        and make_start(0, player, (card, other), self.ace_low_only)]
+            if partners:
+                found.append({"action": "start", "with": partners})
+        return found
+
+    def _lay_off_fits(self, figure: Figure, card: str) -> list[dict]:
+        if figure.kind == "set":
+            if len(figure.cards) >= 4:
+                return []
+            missing = [c for c in REAL_CARDS if VALUE[c] == figure.value and c[-1] not in figure.set_suits()]
+            if card == JOKER:
+                return [{"action": "lay-off", "figure": figure.id, "end": None, "as": missing}]
+            return [{"action": "lay-off", "figure": figure.id, "end": None, "as": None}] if card in missing else []
+        ends = figure.run_ends(self.ace_low_only)
+        if card == JOKER:
+            return [{"action": "lay-off", "figure": figure.id, "end": end, "as": [c]} for end, c in ends.items()]
+        return [{"action": "lay-off", "figure": figure.id, "end": end, "as": None}
+                for end, c in ends.items() if c == card][:1]
+
+    def can_lay(self, card: str, player: int) -> bool:
+        """Whether ``card`` could go onto the table for ``player`` this turn."""
+        return bool(self.fits(card, player))
+
+    def _open_starts_of(self, player: int) -> int:
+        return sum(1 for s in self._starts.values() if s.owner == player)
+
+    def legal_choices(self) -> dict:
+        """What may be entered now (see docs/rules-gemeinsame-sache.md)."""
+        if self._phase == SETUP:
+            return {"kind": SETUP, "first_player": [0, 1], "first_discard": sorted(set(DECK))}
+        if self._phase == OVER:
+            return {"kind": None}
+        player = self._turn
+        if self._phase == DRAW:
+            why_not = self._discard_draw_refusal(player)
+            return {"kind": DRAW, "player": player, "pile": self._draw_pile > 0,
+                    "discard": why_not is None, "discard_top": self._discard[-1] if self._discard else None,
+                    "discard_reason": why_not.message if why_not else None,
+                    "loss_due": self._draw_pile == 0 and why_not is not None, "give_up": True}
+        discard_refusal = self._discard_refusal(player)
+        end_refusal = self._end_turn_refusal(player)
+        return {
+            "kind": ACT, "player": player, "hand": self._hands[player],
+            "can_start": self._open_starts_of(player) < self.max_starts and self._hands[player] >= 2,
+            "complete": [s.id for s in self._starts.values() if s.owner != player],
+            "figures": sorted(self._figures), "pickup": self._pickup,
+            "discard": discard_refusal is None, "discard_reason": discard_refusal.message if discard_refusal else None,
+            "end_turn": end_refusal is None, "end_turn_reason": end_refusal.message if end_refusal else None,
+            "starts": self.start_outlooks(), "give_up": True,
+        }
+
+    # --- applying ---------------------------------------------------------------------------
+    def _apply(self, event: dict) -> dict:
+        kind = event["type"]
+        handler = self._HANDLERS.get(kind)
+        if handler is None:
+            raise IllegalEvent("unknown-event", "Unbekanntes Ereignis {type!r}; möglich: {known}",
+                               {"type": kind, "known": ", ".join(self._HANDLERS)})
+        if self._phase == OVER:
+            raise IllegalEvent("game-over", "Das Spiel ist schon vorbei")
+        if kind != "give-up":
+            expected = self._PHASE_OF[kind]
+            if self._phase != expected:
+                raise IllegalEvent("wrong-step", "Jetzt ist {step} dran, nicht {type!r}",
+                                   {"step": self._STEP_NAMES[self._phase], "type": kind})
+        return handler(self, event)
+
+    def _field(self, event: dict, name: str):
+        if name not in event:
+            raise IllegalEvent("missing-field", "Dem Ereignis {type!r} fehlt das Feld {field!r}",
+                               {"type": event["type"], "field": name})
+        return event[name]
+
+    def _player_name(self, player: int) -> str:
+        return self.players[player]
+
+    def _setup(self, event: dict) -> dict:
+        first = self._field(event, "first_player")
+        if type(first) is not int or first not in (0, 1):
+            raise IllegalEvent("bad-player", "\"first_player\" muss 0 oder 1 sein, nicht {value!r}", {"value": first})
+        card = check_card(self._field(event, "first_discard"), "first_discard")
+        self._hands = [rules.HAND_SIZE, rules.HAND_SIZE]
+        self._discard = [card]
+        self._account(card)
+        self._turn = first
+        self._phase = DRAW
+        return {"type": "setup", "player": first, "first_player": first, "first_discard": card,
+                "draw_pile": self._draw_pile, "set_aside": rules.FULL_DRAW_PILE - self._draw_pile}
+
+    def _draw(self, event: dict) -> dict:
+        player = self._turn
+        source = self._field(event, "from")
+        effect = {"type": "draw", "player": player, "from": source}
+        if source == "pile":
+            if self._draw_pile == 0:
+                raise IllegalEvent("pile-empty", "Der Ziehstapel ist leer: Zieh die oberste Karte vom Ablagestapel, "
+                                   "wenn du sie auslegen kannst, sonst ist das Spiel verloren (give-up)")
+            self._draw_pile -= 1
+        elif source == "discard":
+            refusal = self._discard_draw_refusal(player)
+            if refusal:
+                raise refusal
+            card = self._discard.pop()
+            self._known[player].append(card)
+            self._pickup = card
+            self._pickups += 1
+            effect["card"] = card
+        else:
+            raise IllegalEvent("bad-source", "\"from\" muss \"pile\" oder \"discard\" sein, nicht {value!r}",
+                               {"value": source})
+        self._hands[player] += 1
+        self._phase = ACT
+        effect["draw_pile"] = self._draw_pile
+        return effect
+
+    def _discard_draw_refusal(self, player: int) -> IllegalEvent | None:
+        """Why the discard top may not be taken now (None: it may)."""
+        if not self._discard:
+            return IllegalEvent("discard-empty", "Der Ablagestapel ist leer")
+        top = self._discard[-1]
+        has_partner_card = self._hands[player] > len(self._known[player])
+        if any(place["action"] != "start" or has_partner_card for place in self.fits(top, player)):
+            return None
+        return IllegalEvent("discard-not-layable", "{card} vom Ablagestapel darf nur nehmen, wer sie im selben Zug "
+                            "auslegt – sie passt an keinen Ansatz des Partners, an keine Figur und in keinen neuen "
+                            "Ansatz", {"card": label(top)})
+
+    def _start(self, event: dict) -> dict:
+        player = self._turn
+        cards = self._field(event, "cards")
+        if not isinstance(cards, list) or len(cards) != 2:
+            raise IllegalEvent("start-needs-two", "Ein Ansatz sind genau zwei Karten, nicht {cards!r}", {"cards": cards})
+        cards = tuple(check_card(c, "cards") for c in cards)
+        if JOKER in cards:
+            raise IllegalEvent("joker-in-start", "Ein Ansatz darf keinen Joker enthalten")
+        start = make_start(self._next_id, player, cards, self.ace_low_only)
+        if start is None:
+            raise IllegalEvent("not-a-start", "{cards} ist kein Ansatz: nötig sind ein Paar oder zwei Karten einer "
+                               "Farbe direkt nebeneinander oder mit einer Lücke", {"cards": labels(cards)})
+        if self._open_starts_of(player) >= self.max_starts:
+            raise IllegalEvent("too-many-starts", "{player} hat schon {n} offene Ansätze (höchstens {n})",
+                               {"player": self._player_name(player), "n": self.max_starts})
+        for card in cards:
+            self._take_from_hand(player, card)
+        self._starts[start.id] = start
+        self._next_id += 1
+        return {"type": "start", "player": player, "start": start.id, "cards": list(cards)}
+
+    def _complete(self, event: dict) -> dict:
+        player = self._turn
+        start = self._starts.get(self._field(event, "start"))
+        if start is None:
+            raise IllegalEvent("no-such-start", "Einen offenen Ansatz {start} gibt es nicht",
+                               {"start": event["start"]})
+        if start.owner == player:
+            raise IllegalEvent("own-start", "Den eigenen Ansatz darf nur der Partner ergänzen ({player} ist nicht dran)",
+                               {"player": self._player_name(1 - player)})
+        card = check_card(self._field(event, "card"))
+        as_card = self._as_card(event, card)
+        figure = complete_start(start, card, as_card, self.ace_low_only)
+        self._take_from_hand(player, card)
+        del self._starts[start.id]
+        self._figures[figure.id] = figure
+        effect = {"type": "complete", "player": player, "start": start.id, "card": card, "as": as_card,
+                  "figure": figure.public()}
+        return self._check_win(effect)
+
+    def _as_card(self, event: dict, card: str) -> str | None:
+        as_card = event.get("as")
+        if as_card is None:
+            return None
+        if card != JOKER:
+            raise IllegalEvent("as-without-joker", "\"as\" gilt nur für einen Joker, nicht für {card}",
+                               {"card": label(card)})
+        as_card = check_card(as_card, "as")
+        if as_card == JOKER:
+            raise IllegalEvent("bad-as", "Ein Joker steht für eine echte Karte, nicht für einen Joker")
+        return as_card
+
+    def _figure(self, event: dict) -> Figure:
+        figure_id = self._field(event, "figure")
+        figure = self._figures.get(figure_id)
+        if figure is None:
+            if figure_id in self._starts:
+                raise IllegalEvent("still-a-start", "{id} ist noch ein offener Ansatz: anlegen und tauschen geht nur an "
+                                   "fertigen Figuren; ergänzen darf ihn nur der Partner", {"id": figure_id})
+            raise IllegalEvent("no-such-figure", "Eine Figur {id} gibt es nicht", {"id": figure_id})
+        return figure
+
+    def _lay_off(self, event: dict) -> dict:
+        player = self._turn
+        figure = self._figure(event)
+        card = check_card(self._field(event, "card"))
+        as_card = self._as_card(event, card)
+        new = lay_off(figure, card, as_card, self.ace_low_only)
+        self._take_from_hand(player, card)
+        self._figures[figure.id] = new
+        end = None if new.kind == "set" else ("low" if new.low < figure.low else "high")
+        effect = {"type": "lay-off", "player": player, "figure": figure.id, "card": card, "as": as_card,
+                  "end": end, "cards": list(new.cards)}
+        return self._check_win(effect)
+
+    def _swap(self, event: dict) -> dict:
+        player = self._turn
+        figure = self._figure(event)
+        card = check_card(self._field(event, "card"))
+        if card == JOKER:
+            raise IllegalEvent("swap-needs-real-card", "Tauschen geht nur mit der echten Karte, für die der Joker steht")
+        new = swap_joker(figure, card)
+        joker = figure.cards[swap_index(figure, card)]
+        self._take_from_hand(player, card)
+        self._figures[figure.id] = new
+        self._known[player].append(JOKER)
+        self._hands[player] += 1
+        return {"type": "swap", "player": player, "figure": figure.id, "card": card, "joker": joker,
+                "cards": list(new.cards)}
+
+    def _discard_card(self, event: dict) -> dict:
+        player = self._turn
+        card = check_card(self._field(event, "card"))
+        refusal = self._discard_refusal(player)
+        if refusal:
+            raise refusal
+        self._take_from_hand(player, card)
+        self._discard.append(card)
+        effect = {"type": "discard", "player": player, "card": card}
+        self._end_turn()
+        return self._check_win(effect)
+
+    def _discard_refusal(self, player: int) -> IllegalEvent | None:
+        if self._hands[player] == 0:
+            return IllegalEvent("hand-empty", "{player} hat keine Karte mehr zum Ablegen: mit leerer Hand endet der "
+                                "Zug ohne Ablegen (end-turn)", {"player": self._player_name(player)})
+        return self._pickup_refusal()
+
+    def _pickup_refusal(self) -> IllegalEvent | None:
+        if self._pickup is None:
+            return None
+        return IllegalEvent("pickup-not-laid", "{card} wurde vom Ablagestapel genommen und muss noch in diesem Zug "
+                            "auf den Tisch", {"card": label(self._pickup)})
+
+    def _end_turn_refusal(self, player: int) -> IllegalEvent | None:
+        if self._hands[player] > 0:
+            return IllegalEvent("discard-required", "{player} hat noch {n} Karte(n): der Zug endet mit dem Ablegen "
+                                "einer Karte", {"player": self._player_name(player), "n": self._hands[player]})
+        return self._pickup_refusal()
+
+    def _end_turn_event(self, event: dict) -> dict:
+        player = self._turn
+        refusal = self._end_turn_refusal(player)
+        if refusal:
+            raise refusal
+        self._end_turn()
+        return {"type": "end-turn", "player": player}
+
+    def _end_turn(self) -> None:
+        self._turns += 1
+        self._turn = 1 - self._turn
+        self._phase = DRAW
+
+    def _give_up(self, event: dict) -> dict:
+        if self._phase == SETUP:
+            raise IllegalEvent("not-started", "Aufgeben geht erst, wenn gegeben ist (setup)")
+        reason = "clock" if self._phase == DRAW and self._draw_pile == 0 else "gave-up"
+        self._finish("lost", reason)
+        return {"type": "give-up", "player": self._turn, "status": "lost", "reason": reason}
+
+    # --- bookkeeping -------------------------------------------------------------------------
+    def _account(self, card: str) -> None:
+        """Count a card as seen; refuse a second copy (one deck, two jokers)."""
+        if card == JOKER:
+            if self._jokers >= 2:
+                raise IllegalEvent("third-joker", "Es gibt nur zwei Joker, und beide sind schon im Spiel")
+            self._jokers += 1
+        else:
+            if card in self._seen:
+                raise IllegalEvent("card-seen", "{card} ist schon im Spiel ({where}); es gibt nur ein Blatt",
+                                   {"card": label(card), "where": self.where_is(card)})
+            self._seen.add(card)
+
+    def _take_from_hand(self, player: int, card: str) -> None:
+        """Remove a card from a hand: a known one, else an unknown one (checked)."""
+        known = self._known[player]
+        if card in known:
+            known.remove(card)
+            if card == self._pickup:
+                self._pickup = None
+        else:
+            if self._hands[player] - len(known) < 1:
+                held = f" (bekannt: {labels(known)})" if known else ""
+                raise IllegalEvent("not-in-hand", "{player} hat {card} nicht auf der Hand: {n} Karte(n){held}",
+                                   {"player": self._player_name(player), "card": label(card),
+                                    "n": self._hands[player], "held": held})
+            self._account(card)
+        self._hands[player] -= 1
+
+    def _check_win(self, effect: dict) -> dict:
+        if self._hands[0] == 0 and self._hands[1] == 0 and not self._starts:
+            self._finish("won", "all-laid")
+            effect.update(status="won", reason="all-laid")
+        return effect
+
+    def _finish(self, status: str, reason: str) -> None:
+        self._status, self._reason, self._phase = status, reason, OVER
+
+    _HANDLERS = {"setup": _setup, "draw": _draw, "start": _start, "complete": _complete, "lay-off": _lay_off,
+                 "swap": _swap, "discard": _discard_card, "end-turn": _end_turn_event, "give-up": _give_up}
+    _PHASE_OF = {"setup": SETUP, "draw": DRAW, "start": ACT, "complete": ACT, "lay-off": ACT, "swap": ACT,
+                 "discard": ACT, "end-turn": ACT}
+    _STEP_NAMES = {SETUP: "das Geben (setup)", DRAW: "das Ziehen (draw)",
+                   ACT: "Auslegen oder Ablegen (start, complete, lay-off, swap, discard, end-turn)"}
+

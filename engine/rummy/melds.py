@@ -1,0 +1,265 @@
+"""Cards, starts and figures of Gemeinsame Sache (pure data, no turn logic).
+
+Cards are written rank + suit (``"7H"``, ``"10C"``, ``"QS"``, ``"AD"``); jokers
+``"JK"``. In a figure a joker that stands for a card is ``"JK:6C"``.
+
+A run is kept as its suit and its positions ``low..high``: 1 is the low ace,
+2..13 the ranks 2..K, 14 the high ace (rules README, Gemeinsame Sache 2). A run
+never holds the same card twice, so it never spans both aces.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import IllegalEvent
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("H", "D", "S", "C")
+JOKER = "JK"
+REAL_CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)
+DECK = REAL_CARDS + (JOKER, JOKER)
+VALUE = {rank + suit: i + 1 for suit in SUITS for i, rank in enumerate(RANKS)}
+SUIT_OF = {card: card[-1] for card in REAL_CARDS}
+
+_RANK_LABEL = {"J": "B", "Q": "D"}
+_SUIT_SYMBOL = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
+
+
+def label(card: str) -> str:
+    """German display name: ``"D♥"``, ``"10♣"``, ``"Joker"``, ``"Joker (6♣)"``."""
+    if card == JOKER:
+        return "Joker"
+    if card.startswith(JOKER + ":"):
+        return f"Joker ({label(card[3:])})"
+    return _RANK_LABEL.get(card[:-1], card[:-1]) + _SUIT_SYMBOL[card[-1]]
+
+
+def labels(cards) -> str:
+    return " ".join(label(card) for card in cards)
+
+
+def check_card(card, field: str = "card") -> str:
+    """The card itself, or IllegalEvent naming the field when it is no card."""
+    if card == JOKER or card in VALUE:
+        return card
+    raise IllegalEvent("bad-card", "{field}: {card!r} ist keine Karte (z. B. \"7H\", \"10C\", \"QS\", \"JK\")",
+                       {"field": field, "card": card})
+
+
+def card_at(suit: str, position: int) -> str:
+    """The card at a run position (1 and 14 are both the ace)."""
+    return RANKS[(position - 1) % 13] + suit
+
+
+def positions(card: str, ace_low_only: bool) -> tuple[int, ...]:
+    """The run positions a real card can take."""
+    value = VALUE[card]
+    if value != 1:
+        return (value,)
+    return (1,) if ace_low_only else (1, 14)
+
+
+def run_span_ok(low: int, high: int, ace_low_only: bool) -> bool:
+    """Whether positions low..high make a run: no corner, each card once."""
+    top = 13 if ace_low_only else 14
+    return 1 <= low and high <= top and not (low == 1 and high == 14)
+
+
+def real(token: str) -> str | None:
+    """The real card of a figure token (None for a joker that stands for no card)."""
+    if token == JOKER:
+        return None
+    if token.startswith(JOKER + ":"):
+        return None
+    return token
+
+
+def declared(token: str) -> str | None:
+    """The card a joker token stands for, if it says."""
+    return token[3:] if token.startswith(JOKER + ":") else None
+
+
+@dataclass(frozen=True)
+class Start:
+    """An open start: two cards of one owner, waiting for the partner's third."""
+
+    id: int
+    owner: int
+    cards: tuple[str, str]
+    kind: str            # "set" or "run"
+    value: int           # set: the rank value
+    suit: str            # run: the suit
+    low: int             # run: lowest position
+    high: int            # run: highest position
+
+    def completions(self, ace_low_only: bool) -> tuple[str, ...]:
+        """The real cards that would complete this start."""
+        if self.kind == "set":
+            taken = {SUIT_OF[c] for c in self.cards}
+            return tuple(RANKS[self.value - 1] + s for s in SUITS if s not in taken)
+        if self.high - self.low == 2:
+            return (card_at(self.suit, self.low + 1),)
+        return tuple(card_at(self.suit, p) for p in (self.low - 1, self.high + 1)
+                     if run_span_ok(min(p, self.low), max(p, self.high), ace_low_only))
+
+    def public(self) -> dict:
+        return {"id": self.id, "owner": self.owner, "cards": list(self.cards)}
+
+
+def make_start(start_id: int, owner: int, cards: tuple[str, str], ace_low_only: bool) -> Start | None:
+    """The start formed by two real cards, or None if they form none."""
+    a, b = cards
+    if a == b:
+        return None
+    if VALUE[a] == VALUE[b]:
+        return Start(start_id, owner, cards, "set", VALUE[a], "", 0, 0)
+    if SUIT_OF[a] != SUIT_OF[b]:
+        return None
+    for pa in positions(a, ace_low_only):
+        for pb in positions(b, ace_low_only):
+            low, high = min(pa, pb), max(pa, pb)
+            if high - low in (1, 2) and run_span_ok(low, high, ace_low_only):
+                return Start(start_id, owner, cards, "run", 0, SUIT_OF[a], low, high)
+    return None
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A finished figure. Sets keep the cards in the order laid; runs low→high."""
+
+    id: int
+    kind: str
+    cards: tuple[str, ...]
+    value: int = 0       # set
+    suit: str = ""       # run
+    low: int = 0         # run
+    high: int = 0        # run
+
+    def public(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "cards": list(self.cards)}
+
+    def set_suits(self) -> set[str]:
+        """Suits a set already holds: real cards and jokers that say."""
+        suits = set()
+        for token in self.cards:
+            card = real(token) or declared(token)
+            if card:
+                suits.add(SUIT_OF[card])
+        return suits
+
+    def run_ends(self, ace_low_only: bool) -> dict[str, str]:
+        """The cards that fit a run's ends: ``{"low": card, "high": card}``."""
+        ends = {}
+        if run_span_ok(self.low - 1, self.high, ace_low_only):
+            ends["low"] = card_at(self.suit, self.low - 1)
+        if run_span_ok(self.low, self.high + 1, ace_low_only):
+            ends["high"] = card_at(self.suit, self.high + 1)
+        return ends
+
+    def jokers(self) -> list[int]:
+        return [i for i, token in enumerate(self.cards) if token.startswith(JOKER)]
+
+
+def set_figure(figure_id: int, cards: tuple[str, ...], value: int) -> Figure:
+    return Figure(figure_id, "set", cards, value=value)
+
+
+def run_figure(figure_id: int, suit: str, low: int, tokens: dict[int, str]) -> Figure:
+    """A run from position → token (tokens cover low..high without gaps)."""
+    high = low + len(tokens) - 1
+    return Figure(figure_id, "run", tuple(tokens[p] for p in range(low, high + 1)),
+                  suit=suit, low=low, high=high)
+
+
+def complete_start(start: Start, card: str, as_card: str | None, ace_low_only: bool) -> Figure:
+    """The figure made from a start and the partner's card (checked here).
+
+    ``as_card`` is what a joker stands for: required in a run, optional in a set.
+    """
+    options = start.completions(ace_low_only)
+    if card == JOKER:
+        if as_card is None:
+            if start.kind == "run":
+                raise IllegalEvent("joker-needs-as", "Ein Joker in einer Folge muss sagen, für welche Karte er steht "
+                                   "(\"as\": {cards})", {"cards": " oder ".join(options)})
+            return set_figure(start.id, start.cards + (JOKER,), start.value)
+        if as_card not in options:
+            raise IllegalEvent("joker-does-not-fit", "Der Joker kann hier nicht für {card} stehen; möglich: {cards}",
+                               {"card": label(as_card), "cards": labels(options)})
+        token = f"{JOKER}:{as_card}"
+        placed = as_card
+    else:
+        if card not in options:
+            raise IllegalEvent("does-not-complete", "{card} ergänzt den Ansatz {start} ({cards}) nicht; passend: {fits}",
+                               {"card": label(card), "start": start.id, "cards": labels(start.cards),
+                                "fits": labels(options) + " oder ein Joker"})
+        token = placed = card
+    if start.kind == "set":
+        return set_figure(start.id, start.cards + (token,), start.value)
+    tokens = {}
+    for c in start.cards:
+        tokens[_start_position(start, c)] = c
+    position = next(p for p in positions(placed, ace_low_only)
+                    if p not in tokens and start.low - 1 <= p <= start.high + 1)
+    tokens[position] = token
+    return run_figure(start.id, start.suit, min(tokens), tokens)
+
+
+def _start_position(start: Start, card: str) -> int:
+    """Where a card of a run start lies (the ace low or high as the start says)."""
+    value = VALUE[card]
+    if value == 1:
+        return 1 if start.low == 1 else 14
+    return value
+
+
+def lay_off(figure: Figure, card: str, as_card: str | None, ace_low_only: bool) -> Figure:
+    """The figure with one more card (checked here)."""
+    placed = card if card != JOKER else as_card
+    if figure.kind == "set":
+        if len(figure.cards) >= 4:
+            raise IllegalEvent("set-full", "Der Satz {figure} hat schon vier Karten", {"figure": figure.id})
+        if placed is not None:
+            if VALUE[placed] != figure.value or SUIT_OF[placed] in figure.set_suits():
+                raise IllegalEvent("does-not-fit", "{card} passt nicht an den Satz {figure} ({cards})",
+                                   {"card": label(placed), "figure": figure.id, "cards": labels(figure.cards)})
+        token = JOKER if placed is None else (placed if card != JOKER else f"{JOKER}:{placed}")
+        return set_figure(figure.id, figure.cards + (token,), figure.value)
+    if placed is None:
+        raise IllegalEvent("joker-needs-as", "Ein Joker in einer Folge muss sagen, für welche Karte er steht "
+                           "(\"as\": {cards})", {"cards": " oder ".join(figure.run_ends(ace_low_only).values())})
+    ends = figure.run_ends(ace_low_only)
+    if placed not in ends.values():
+        raise IllegalEvent("does-not-fit", "{card} passt an keines der Enden der Folge {figure} ({cards})",
+                           {"card": label(placed), "figure": figure.id, "cards": labels(figure.cards)})
+    token = placed if card != JOKER else f"{JOKER}:{placed}"
+    if ends.get("low") == placed:     # an ace fitting both ends goes low (docs/rules-gemeinsame-sache.md)
+        return Figure(figure.id, "run", (token,) + figure.cards, suit=figure.suit,
+                      low=figure.low - 1, high=figure.high)
+    return Figure(figure.id, "run", figure.cards + (token,), suit=figure.suit, low=figure.low, high=figure.high + 1)
+
+
+def swap_joker(figure: Figure, card: str) -> Figure:
+    """The figure with ``card`` in place of the joker that stands for it (checked here)."""
+    index = swap_index(figure, card)
+    if index is None:
+        raise IllegalEvent("no-joker-for-card", "In der Figur {figure} ({cards}) steht kein Joker für {card}",
+                           {"figure": figure.id, "cards": labels(figure.cards), "card": label(card)})
+    cards = figure.cards[:index] + (card,) + figure.cards[index + 1:]
+    return Figure(figure.id, figure.kind, cards, figure.value, figure.suit, figure.low, figure.high)
+
+
+def swap_index(figure: Figure, card: str) -> int | None:
+    """Index of the joker a real card may replace, or None.
+
+    In a run: the joker that says it is this card. In a set: a joker that says it
+    is this card, else one that says nothing, if the card's suit is missing."""
+    if figure.kind == "run":
+        token = f"{JOKER}:{card}"
+        return figure.cards.index(token) if token in figure.cards else None
+    if VALUE[card] != figure.value or card in figure.cards:
+        return None
+    for wanted in (f"{JOKER}:{card}", JOKER):
+        if wanted in figure.cards:
+            return figure.cards.index(wanted)
+    return None

@@ -1,0 +1,54 @@
+"""The ruleset data of Gemeinsame Sache: levels and options."""
+from __future__ import annotations
+
+from ..errors import InvalidRecord
+
+HAND_SIZE = 10
+FULL_DRAW_PILE = 33          # 54 − 2 × 10 − 1 first discard
+DEFAULT_MAX_STARTS = 2
+
+# Draw-pile size per level. Normal = 22 is given by the rule text; Leicht and
+# Schwer are the sizes whose simulated win rate comes closest to 82 % and 31 %
+# (rules README, Gemeinsame Sache 1) — the sweep is in docs/difficulty.md.
+LEVELS = {"leicht": 28, "normal": 22, "schwer": 17}
+
+_BOOLEAN_OPTIONS = ("ace_low_only", "open_hands")
+_KNOWN = {"level", "draw_pile", "max_starts", *_BOOLEAN_OPTIONS}
+
+
+def validate_options(options: dict) -> dict:
+    """The options with defaults filled in; InvalidRecord names what is wrong.
+
+    ``level`` (leicht/normal/schwer, or ``custom`` with ``draw_pile``) and
+    ``draw_pile`` (1–33) may both be given when they agree."""
+    unknown = sorted(set(options) - _KNOWN)
+    if unknown:
+        raise InvalidRecord("unknown-option", "Unbekannte Option(en) für Gemeinsame Sache: {names}; möglich: {known}",
+                            {"names": ", ".join(unknown), "known": ", ".join(sorted(_KNOWN))})
+    level = options.get("level")
+    size = options.get("draw_pile")
+    if size is not None and (type(size) is not int or not 1 <= size <= FULL_DRAW_PILE):
+        raise InvalidRecord("bad-draw-pile", "\"draw_pile\" muss eine ganze Zahl von 1 bis 33 sein, nicht {value!r}",
+                            {"value": size})
+    if level is None:
+        level = "normal" if size is None else "custom"
+    if level == "custom":
+        if size is None:
+            raise InvalidRecord("bad-level", "Stufe \"custom\" braucht \"draw_pile\" (1–33)")
+    elif level in LEVELS:
+        if size is not None and size != LEVELS[level]:
+            raise InvalidRecord("bad-draw-pile", "Stufe {level!r} hat {expected} Karten im Ziehstapel, nicht {value}",
+                                {"level": level, "expected": LEVELS[level], "value": size})
+        size = LEVELS[level]
+    else:
+        raise InvalidRecord("bad-level", "Unbekannte Stufe {level!r}; möglich: leicht, normal, schwer, custom",
+                            {"level": level})
+    for name in _BOOLEAN_OPTIONS:
+        if not isinstance(options.get(name, False), bool):
+            raise InvalidRecord("bad-option", "Option {name!r} muss true oder false sein", {"name": name})
+    max_starts = options.get("max_starts", DEFAULT_MAX_STARTS)
+    if type(max_starts) is not int or max_starts not in (2, 3):
+        raise InvalidRecord("bad-max-starts", "\"max_starts\" muss 2 oder 3 (Drei Ansätze) sein, nicht {value!r}",
+                            {"value": max_starts})
+    return {"level": level, "draw_pile": size, "max_starts": max_starts,
+            "ace_low_only": options.get("ace_low_only", False), "open_hands": options.get("open_hands", False)}
