@@ -1,0 +1,78 @@
+"""What the whole table knows (README "Validate with all public information").
+
+Every card is either seen where it lies (rows, collections, RobinBird's open hand,
+cards captured into a hand, cards shown in a flock and discarded) or *hidden*:
+in the draw pile, in the unknown part of a hand, or in a hand discarded unseen at a
+round end. ``hidden`` counts the hidden copies of each card (a tuple indexed like
+``Ruleset.cards``); a card turned up or played from the unknown part of a hand
+must be one of them.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from ..errors import IllegalEvent
+from .rules import Ruleset
+
+
+def add_counts(counts: tuple, cards, index: dict, sign: int = 1) -> tuple:
+    """``counts`` with each of ``cards`` added (sign 1) or taken away (sign -1)."""
+    result = list(counts)
+    for card in cards:
+        result[index[card]] += sign
+    return tuple(result)
+
+
+def check_hidden(hidden: tuple, cards, ruleset: Ruleset) -> None:
+    """Refuse cards of which no hidden copy is left (e.g. a ninth Queen)."""
+    for card, n in Counter(cards).items():
+        left = hidden[ruleset.card_index[card]]
+        if n > left:
+            raise IllegalEvent(
+                "card-exhausted",
+                "{card} kann nicht sein: von {total} Karten {label} ist nur noch {left} verdeckt",
+                {"card": card, "label": ruleset.card_labels[card],
+                 "total": ruleset.card_counts[card], "left": left},
+            )
+
+
+def hand_extra(cards: list, species_id: str, known: tuple, hand_size: int, void: frozenset,
+               hidden: tuple, ruleset: Ruleset, verb: str) -> list:
+    """Check that a hand can hold ``cards`` as *all* its cards of one species;
+    return the cards that come from the unknown part of the hand.
+
+    ``known`` are the cards the table saw go into the hand, ``void`` the species
+    the unknown part cannot hold (played or shown since the last draw), ``verb``
+    names the action in the message ("ausspielen" / "vorzeigen")."""
+    label = ruleset.species_label(species_id)
+    extra = Counter(cards)
+    for card in known:
+        if ruleset.species_of[card] != species_id:
+            continue
+        if extra[card] <= 0:
+            raise IllegalEvent(
+                "must-include-known",
+                "Du musst alle Karten der Art {species} {verb}: du hast {card} geschnappt",
+                {"species": label, "verb": verb, "card": ruleset.card_accusative[card]},
+            )
+        extra[card] -= 1
+    extra_cards = list(extra.elements())
+    if not extra_cards:
+        return extra_cards
+    unknown = hand_size - len(known)
+    if len(extra_cards) > unknown:
+        raise IllegalEvent(
+            "not-in-hand",
+            "So viele Karten hat die Hand nicht: {n} Karten der Art {species}, "
+            "aber nur {unknown} unbekannte Handkarten",
+            {"n": len(cards), "species": label, "unknown": unknown},
+        )
+    if species_id in void:
+        raise IllegalEvent(
+            "species-gone",
+            "Die Hand kann keine weitere Karte der Art {species} haben: "
+            "sie hat diese Art schon abgegeben und seitdem nicht gezogen",
+            {"species": label},
+        )
+    check_hidden(hidden, extra_cards, ruleset)
+    return extra_cards

@@ -1,0 +1,132 @@
+"""The two bird rulesets as data: species, cards, counts, flock sizes, win
+thresholds and the few named rule switches in which they differ.
+
+Gleich und gleich: rules/000 + README "Gaps" 1–6. CuBirds: rules/003 appendix +
+README "CuBirds" 1–5.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LEFT, RIGHT = "left", "right"
+SIDES = (LEFT, RIGHT)
+ROWS = 4
+HAND_SIZE = 8
+ROW_SETUP_SIZE = 3
+
+
+@dataclass(frozen=True)
+class Species:
+    """One bird species: its id, German label, the cards that belong to it
+    (lowest rank first) and its small/big flock sizes."""
+
+    id: str
+    label: str
+    cards: tuple[str, ...]
+    small: int
+    big: int
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Everything in which the bird games differ, as data and named switches."""
+
+    name: str
+    species: tuple[Species, ...]           # in table order (A-2 … K; flamingo … robin)
+    card_counts: dict[str, int]            # copies of each card in the deck
+    card_labels: dict[str, str]            # German display name of a card
+    card_accusative: dict[str, str]        # "eine 9", "einen König" (for messages)
+    distinct_to_win: int                   # 7, or 6 in Schnelles Spiel
+    triples_to_win: int = 2                # species with >= 3 cards each
+    triple_size: int = 3
+    reshuffle_on_draw: bool = True         # the optional draw of 2 may shuffle the discard pile in
+
+    def __post_init__(self):
+        object.__setattr__(self, "cards", tuple(c for s in self.species for c in s.cards))
+        object.__setattr__(self, "species_of", {c: s.id for s in self.species for c in s.cards})
+        object.__setattr__(self, "by_id", {s.id: s for s in self.species})
+        object.__setattr__(self, "card_index", {c: i for i, c in enumerate(self.cards)})
+        object.__setattr__(self, "total", sum(self.card_counts.values()))
+
+    def species_label(self, species_id: str) -> str:
+        return self.by_id[species_id].label
+
+    def flock_size(self, species_id: str, count: int) -> str | None:
+        """"big", "small" or None (too few to show) for ``count`` cards of a species."""
+        species = self.by_id[species_id]
+        if count >= species.big:
+            return "big"
+        if count >= species.small:
+            return "small"
+        return None
+
+    def win_reason(self, collection) -> str | None:
+        """``distinct-species``, ``two-triples`` or None for a collection (the
+        first reason wins when both hold, records.md detail 4)."""
+        per_species: dict[str, int] = {}
+        for card in collection:
+            sid = self.species_of[card]
+            per_species[sid] = per_species.get(sid, 0) + 1
+        if len(per_species) >= self.distinct_to_win:
+            return "distinct-species"
+        if sum(1 for n in per_species.values() if n >= self.triple_size) >= self.triples_to_win:
+            return "two-triples"
+        return None
+
+
+_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_FACE_LABELS = {"J": "Bube", "Q": "Dame", "K": "König"}
+_RANK_ACCUSATIVE = {"A": "ein Ass", "J": "einen Buben", "Q": "eine Dame", "K": "einen König"}
+
+
+def _gleich_und_gleich(rarer_faces: bool, fast: bool) -> Ruleset:
+    face_small, face_big = (3, 4) if rarer_faces else (2, 3)
+    pairs = [("A", "2"), ("3", "4"), ("5", "6"), ("7", "8"), ("9", "10")]
+    species = [Species(f"{lo}-{hi}", f"{lo}–{hi}", (lo, hi), 5, 7) for lo, hi in pairs]
+    species += [Species(face, _FACE_LABELS[face], (face,), face_small, face_big) for face in ("J", "Q", "K")]
+    return Ruleset(
+        name="gleich-und-gleich",
+        species=tuple(species),
+        card_counts={rank: 8 for rank in _RANKS},
+        card_labels={rank: _FACE_LABELS.get(rank, "Ass" if rank == "A" else rank) for rank in _RANKS},
+        card_accusative={rank: _RANK_ACCUSATIVE.get(rank, f"eine {rank}") for rank in _RANKS},
+        distinct_to_win=6 if fast else 7,
+        reshuffle_on_draw=True,
+    )
+
+
+_CUBIRDS = (
+    # id, label, accusative, count, small, big
+    ("flamingo", "Flamingo", "einen Flamingo", 7, 2, 3),
+    ("owl", "Eule", "eine Eule", 10, 3, 4),
+    ("toucan", "Tukan", "einen Tukan", 10, 3, 4),
+    ("duck", "Ente", "eine Ente", 13, 4, 6),
+    ("parrot", "Papagei", "einen Papagei", 13, 4, 6),
+    ("magpie", "Elster", "eine Elster", 17, 5, 7),
+    ("reed-warbler", "Teichrohrsänger", "einen Teichrohrsänger", 20, 6, 9),
+    ("robin", "Rotkehlchen", "ein Rotkehlchen", 20, 6, 9),
+)
+
+CUBIRDS = Ruleset(
+    name="cubirds",
+    species=tuple(Species(sid, label, (sid,), small, big) for sid, label, _, _, small, big in _CUBIRDS),
+    card_counts={sid: count for sid, _, _, count, _, _ in _CUBIRDS},
+    card_labels={sid: label for sid, label, *_ in _CUBIRDS},
+    card_accusative={sid: acc for sid, _, acc, *_ in _CUBIRDS},
+    distinct_to_win=7,
+    reshuffle_on_draw=False,   # README CuBirds 2: the draw of 2 takes what is left
+)
+
+GLEICH_UND_GLEICH = _gleich_und_gleich(rarer_faces=False, fast=False)
+_GUG_VARIANTS = {(r, f): _gleich_und_gleich(r, f) for r in (False, True) for f in (False, True)}
+
+
+def ruleset_for(game: str, options: dict) -> Ruleset:
+    """The ruleset of a game with its (already validated) options."""
+    if game == "cubirds":
+        return CUBIRDS
+    return _GUG_VARIANTS[(bool(options.get("rarer_faces")), bool(options.get("fast")))]
+
+
+__all__ = ["CUBIRDS", "GLEICH_UND_GLEICH", "HAND_SIZE", "LEFT", "RIGHT", "ROWS", "ROW_SETUP_SIZE",
+           "Ruleset", "SIDES", "Species", "ruleset_for"]
