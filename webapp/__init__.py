@@ -1,0 +1,133 @@
+"""Kartentisch's web app: ``create_app()`` builds it (flaskr style)."""
+from __future__ import annotations
+
+import fcntl
+import os
+import secrets
+from pathlib import Path
+
+import sqlalchemy as sa
+from flask import Flask, request
+
+from .extensions import LANGUAGE_COOKIE, LANGUAGES, babel, csrf, db, htmx, limiter, migrate, select_locale
+
+ROOT = Path(__file__).resolve().parent.parent
+MIGRATIONS = ROOT / "migrations"
+
+
+def _secret_key(instance: Path) -> str:
+    """SECRET_KEY from the environment, else generated once into ``instance/secret_key``."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = instance / "secret_key"
+    if not path.exists():
+        with _lock(instance, "secret_key"):
+            if not path.exists():
+                path.write_text(secrets.token_hex(32))
+                path.chmod(0o600)
+    return path.read_text().strip()
+
+
+class _lock:
+    """An exclusive file lock in ``instance/`` (several workers start at once)."""
+
+    def __init__(self, instance: Path, name: str):
+        self.path = instance / f".{name}.lock"
+
+    def __enter__(self):
+        self.file = open(self.path, "w")
+        fcntl.flock(self.file, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.file, fcntl.LOCK_UN)
+        self.file.close()
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    """WAL for concurrent readers; synchronous=FULL so that a committed entry
+    survives even a power cut (our write rate is tiny, the cost is nil);
+    a busy timeout so that writers queue instead of failing."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _database_url(instance: Path) -> str:
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'kartentisch.sqlite3'}"
+    if url.startswith("postgres://"):  # the Heroku-style spelling
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """The app: config from the environment (or ``test_config``), migrations applied."""
+    instance = ROOT / "instance"
+    instance.mkdir(exist_ok=True)
+    app = Flask("webapp", instance_path=str(instance), root_path=str(ROOT / "webapp"),
+                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.config.from_mapping(
+        SECRET_KEY=None,
+        SQLALCHEMY_DATABASE_URI=_database_url(instance),
+        RATELIMIT_ENABLED=os.environ.get("RATELIMIT_ENABLED", "true").lower() not in ("false", "0", "no", "off"),
+        RATELIMIT_STORAGE_URI="memory://",
+        BABEL_DEFAULT_LOCALE="de",
+        BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
+        WTF_CSRF_TIME_LIMIT=None,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+    )
+    if test_config:
+        app.config.update(test_config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _secret_key(instance)
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 10}})
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+    limiter.init_app(app)
+    htmx.init_app(app)
+
+    from . import api, errors, play, tables
+
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(play.bp)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)
+    errors.register(app)
+
+    @app.after_request
+    def remember_language(response):
+        chosen = request.args.get("lang")
+        if chosen in LANGUAGES:
+            response.set_cookie(LANGUAGE_COOKIE, chosen, max_age=365 * 24 * 3600, samesite="Lax")
+        return response
+
+    @app.context_processor
+    def language_context():
+        return {"current_language": select_locale(), "languages": LANGUAGES}
+
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            sa.event.listen(db.engine, "connect", _sqlite_pragmas)
+        _upgrade(instance)
+    return app
+
+
+def _upgrade(instance: Path) -> None:
+    """Apply the migrations (one process at a time)."""
+    import flask_migrate
+
+    with _lock(instance, "migrate"):
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,126 @@
+"""The JSON API (docs/api.md): the same store and engine as the HTML pages."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, jsonify, request
+from flask_babel import lazy_gettext as _l
+
+from . import store
+from .errors import Refusal
+from .extensions import limiter
+from .models import Seat, Table
+from .tables import CREATE_LIMIT, JOIN_LIMIT, join_url, seat_url
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise Refusal(400, "bad-json", _l("Der Inhalt muss ein JSON-Objekt sein"))
+    return data
+
+
+def _authorised(table_id: str) -> tuple[Table, Seat]:
+    """The table and the seat of the bearer token: 401 without a token,
+    404 for an unknown table, 403 when the token holds no seat there."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        abort(401)
+    table = store.get_table(table_id)
+    seat = store.seat_by_token(table, token.strip())
+    if seat is None:
+        abort(403)
+    return table, seat
+
+
+def _seat_answer(table: Table, seat: Seat, token: str) -> dict:
+    return {"seat": seat.position, "token": token, "seat_url": seat_url(table, token)}
+
+
+@bp.post("/tables")
+@limiter.limit(CREATE_LIMIT)
+def create_table():
+    data = _body()
+    if "record" in data:
+        table, seat, token = store.import_table(data["record"], data.get("name"))
+    else:
+        table, seat, token = store.create_table(data.get("game"), data.get("options"), data.get("name"))
+    return jsonify(id=table.id, join_code=table.join_code, join_url=join_url(table),
+                   **_seat_answer(table, seat, token)), 201
+
+
+@bp.post("/tables/<table_id>/seats")
+@limiter.limit(JOIN_LIMIT)
+def join(table_id: str):
+    data = _body()
+    seat, token = store.join(table_id, data.get("join_code"), data.get("name"))
+    return jsonify(_seat_answer(seat.table, seat, token)), 201
+
+
+@bp.get("/tables/<table_id>")
+def table_info(table_id: str):
+    """The lobby view: game, options, status, seats in order, version."""
+    table, seat = _authorised(table_id)
+    return jsonify(id=table.id, game=table.game, options=table.options, status=table.status,
+                   join_code=table.join_code, players=table.players, version=table.version,
+                   you=seat.position, seats=[{"seat": s.position, "name": s.name} for s in table.seats])
+
+
+@bp.post("/tables/<table_id>/seats/order")
+def reorder(table_id: str):
+    """Move one seat by one place: ``{"seat": n, "offset": -1|1}`` (lobby only)."""
+    _authorised(table_id)
+    data = _body()
+    store.move_seat(table_id, data.get("seat"), data.get("offset"))
+    return table_info(table_id)
+
+
+@bp.delete("/tables/<table_id>/seats/<int:position>")
+def remove(table_id: str, position: int):
+    _authorised(table_id)
+    store.remove_seat(table_id, position)
+    return table_info(table_id)
+
+
+@bp.post("/tables/<table_id>/seats/<int:position>/token")
+def new_token(table_id: str, position: int):
+    """A new token and seat link for a seat (the old one stops working)."""
+    table, _seat = _authorised(table_id)
+    seat, token = store.new_seat_token(table_id, position)
+    return jsonify(_seat_answer(table, seat, token))
+
+
+@bp.post("/tables/<table_id>/start")
+def start(table_id: str):
+    _authorised(table_id)
+    table = store.start(table_id)
+    return jsonify(store.state_answer(table) | {"players": table.players})
+
+
+@bp.post("/tables/<table_id>/events")
+def events(table_id: str):
+    _table, seat = _authorised(table_id)
+    data = _body()
+    if "event" not in data:
+        raise Refusal(400, "missing-event", _l("Das Feld „event“ fehlt"))
+    return jsonify(store.submit(table_id, seat, data["event"], data.get("version"), data.get("key")))
+
+
+@bp.post("/tables/<table_id>/undo")
+def undo(table_id: str):
+    _table, seat = _authorised(table_id)
+    data = _body()
+    return jsonify(store.undo(table_id, seat, data.get("version"), data.get("key")))
+
+
+@bp.get("/tables/<table_id>/state")
+def state(table_id: str):
+    table, _seat = _authorised(table_id)
+    return jsonify(store.state_answer(table))
+
+
+@bp.get("/tables/<table_id>/record")
+def record(table_id: str):
+    table, _seat = _authorised(table_id)
+    return jsonify(store.record(table))

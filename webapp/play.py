@@ -1,0 +1,145 @@
+"""The table page: lobby or game, entering events, undo, live sync, export/import."""
+from __future__ import annotations
+
+import json
+import uuid
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext as _l
+
+from . import seats, store
+from .errors import Refusal
+from .extensions import htmx, limiter
+from .models import Table
+from .screens import screen_for, title
+from .tables import CREATE_LIMIT, render_lobby, lobby_context
+
+bp = Blueprint("play", __name__)
+
+
+@bp.get("/t/<table_id>/s/<token>")
+def take_seat(table_id: str, token: str):
+    """A seat link: this browser holds the seat from now on."""
+    table = store.get_table(table_id)
+    if store.seat_by_token(table, token) is None:
+        raise Refusal(403, "bad-seat-link", _l("Dieser Platz-Link gilt nicht (mehr)"))
+    seats.remember(table.id, token)
+    return redirect(url_for("play.table_page", table_id=table.id))
+
+
+@bp.get("/t/<table_id>")
+def table_page(table_id: str):
+    table = store.get_table(table_id)
+    if not table.started:
+        return render_template("tables/lobby.html", **lobby_context(table))
+    return render_template("play/table.html", **play_context(table))
+
+
+@bp.get("/t/<table_id>/sync")
+def sync(table_id: str):
+    """204 while nothing changed (one indexed SELECT); else the changed regions."""
+    revision = store.current_revision(table_id)
+    if revision is None:
+        raise Refusal(404, "no-such-table", _l("Diesen Tisch gibt es nicht"))
+    if request.args.get("rev") == str(revision):
+        return Response(status=204)
+    table = store.get_table(table_id)
+    if not table.started:
+        return render_lobby(table, oob=True)
+    if request.args.get("phase") == "lobby":
+        return Response(status=204, headers={"HX-Location": url_for("play.table_page", table_id=table_id)})
+    return render_regions(table)
+
+
+def _form_int(name: str):
+    try:
+        return int(request.form.get(name, ""))
+    except ValueError:
+        raise Refusal(400, f"bad-{name}", _l("Das Feld „{field}“ muss eine ganze Zahl sein"), {"field": name}) from None
+
+
+def _entered(table_id: str, action) -> str | Response:
+    """Run an entry; answer with the regions (and the refusal in the controls)."""
+    table = store.get_table(table_id)
+    seat = seats.current(table)
+    if seat is None:
+        raise Refusal(403, "not-seated", _l("Nur wer am Tisch sitzt, kann eintragen"))
+    try:
+        action(seat)
+    except Refusal as refusal:
+        if not htmx:
+            raise
+        return Response(render_regions(store.get_table(table_id), error=refusal.message), status=refusal.status)
+    if not htmx:
+        return redirect(url_for("play.table_page", table_id=table_id), 303)
+    return render_regions(store.get_table(table_id))
+
+
+@bp.post("/t/<table_id>/event")
+def enter_event(table_id: str):
+    def action(seat):
+        try:
+            event = json.loads(request.form.get("event", ""))
+        except ValueError:
+            raise Refusal(400, "bad-json", _l("Das Ereignis ist kein gültiges JSON")) from None
+        store.submit(table_id, seat, event, _form_int("version"), request.form.get("key") or None)
+    return _entered(table_id, action)
+
+
+@bp.post("/t/<table_id>/undo")
+def undo(table_id: str):
+    return _entered(table_id, lambda seat: store.undo(
+        table_id, seat, _form_int("version"), request.form.get("key") or None))
+
+
+@bp.get("/t/<table_id>/record.json")
+def export_record(table_id: str):
+    table = store.get_table(table_id)
+    body = json.dumps(store.record(table), ensure_ascii=False, indent=2)
+    filename = f"kartentisch-{table.game}-{table.join_code}.json"
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.post("/import")
+@limiter.limit(CREATE_LIMIT)
+def import_record():
+    """A record file (or pasted JSON) becomes a new table; this browser holds seat 0."""
+    upload = request.files.get("file")
+    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("record", "")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise Refusal(400, "bad-json", _l("Die Datei ist kein gültiges JSON")) from None
+    table, _seat, token = store.import_table(data)
+    seats.remember(table.id, token)
+    return redirect(url_for("play.table_page", table_id=table.id), 303)
+
+
+def play_context(table: Table, error: str | None = None) -> dict:
+    """Everything the regions of a running game show."""
+    screen = screen_for(table.game)
+    seat = seats.current(table)
+    with store.game_at(table) as loaded:
+        game = loaded.game
+        awaiting = game.awaiting
+        context = {
+            "table": table, "seat": seat, "screen": screen, "game_title": title(table.game),
+            "state": game.state(), "awaiting": awaiting,
+            "turn_name": table.players[awaiting.player] if awaiting and awaiting.player is not None else None,
+            "outcome": game.outcome(), "can_undo": bool(game.events),
+            "choices": screen.choices(game) if awaiting and seat else [],
+            "event_template": screen.event_template(game),
+        }
+    context.update(
+        error=error, key=uuid.uuid4().hex,
+        log=[(entry, screen.log_sentence(entry, table.players)) for entry in store.log_rows(table)],
+    )
+    return context
+
+
+def render_regions(table: Table, error: str | None = None) -> str:
+    """The four regions and the sync poller as out-of-band swaps."""
+    context = play_context(table, error)
+    return "".join(render_template(f"play/_{region}.html", oob=True, **context)
+                   for region in ("status", "board", "controls", "log", "sync"))

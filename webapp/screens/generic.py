@@ -1,0 +1,91 @@
+"""The minimal screen every game can use: the state as readable HTML, the next
+event from the engine's ``legal_choices()`` (complete events become buttons)
+or typed as JSON, and one log sentence per entry."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from flask_babel import gettext as _
+
+from engine import Game
+
+
+@dataclass(frozen=True)
+class OptionField:
+    """One option of a game on the start page: a checkbox that sets ``value``
+    (``choices`` empty) or a select (``choices`` = (value, label) pairs; the
+    empty value leaves the option unset)."""
+
+    name: str
+    label: object
+    choices: tuple = ()
+    value: object = True
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A button: a label and the complete event it enters."""
+
+    label: str
+    event: dict
+
+
+@dataclass
+class Screen:
+    """How a game is shown; ``folder`` holds ``_board.html`` and ``_controls.html``."""
+
+    folder: str = "generic"
+    option_fields: list[OptionField] = field(default_factory=list)
+
+    def parse_options(self, form) -> dict:
+        """The options chosen in the start page's form (the engine validates them)."""
+        options = {}
+        for option in self.option_fields:
+            value = form.get(f"option-{option.name}", "")
+            if value:
+                options[option.name] = value if option.choices else option.value
+        return options
+
+    def choices(self, game: Game) -> list[Choice]:
+        """Every complete event found in ``legal_choices()`` as a button."""
+        found = []
+        _collect_events(game.legal_choices(), found)
+        return [Choice(self.event_label(event), event) for event in found]
+
+    def event_label(self, event: dict) -> str:
+        details = ", ".join(f"{k}: {_short(v)}" for k, v in event.items() if k != "type")
+        return f"{event['type']} ({details})" if details else event["type"]
+
+    def event_template(self, game: Game) -> str:
+        """A start for the JSON field: the awaited event type."""
+        awaiting = game.awaiting
+        return json.dumps({"type": awaiting.kind}) if awaiting else ""
+
+    def log_sentence(self, entry, players: list[str]) -> str:
+        """One line of the log for an Event row."""
+        who = entry.seat.name if entry.seat is not None else _("Import")
+        label = self.event_label(entry.event or {"type": "?"})
+        if entry.kind == "undo":
+            return _("%(who)s hat „%(event)s“ zurückgenommen", who=who, event=label)
+        return _("%(who)s hat „%(event)s“ eingetragen", who=who, event=label)
+
+
+def _short(value) -> str:
+    return " ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _collect_events(node, found: list) -> None:
+    """Dicts with a ``type`` are complete events; look through lists and dicts."""
+    if isinstance(node, dict):
+        if isinstance(node.get("type"), str):
+            found.append(node)
+            return
+        for value in node.values():
+            _collect_events(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _collect_events(value, found)
+
+
+screen = Screen()

@@ -1,0 +1,19 @@
+"""Which seat this browser holds at a table (kept in the signed session cookie)."""
+from __future__ import annotations
+
+from flask import session
+
+from . import store
+from .models import Seat, Table
+
+
+def remember(table_id: str, token: str) -> None:
+    seats = dict(session.get("seats", {}))
+    seats[table_id] = token
+    session["seats"] = seats
+    session.permanent = True
+
+
+def current(table: Table) -> Seat | None:
+    """The seat of this browser at ``table``, or None for a viewer."""
+    return store.seat_by_token(table, session.get("seats", {}).get(table.id))

@@ -1,0 +1,156 @@
+"""Start page, creating and joining tables, the lobby (seats, order, start), QR codes."""
+from __future__ import annotations
+
+import io
+
+import qrcode
+import qrcode.image.svg
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext as _l
+
+from engine import GAMES
+
+from . import seats, store
+from .errors import Refusal
+from .extensions import htmx, limiter
+from .models import Table
+from .screens import screen_for, title
+
+bp = Blueprint("tables", __name__)
+
+CREATE_LIMIT = "30 per minute"
+JOIN_LIMIT = "60 per minute"
+
+
+def qr_svg(data: str) -> str:
+    """An SVG QR code (scales with CSS)."""
+    image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    out = io.BytesIO()
+    image.save(out)
+    return out.getvalue().decode()
+
+
+def join_url(table: Table) -> str:
+    return url_for("tables.join", code=table.join_code, _external=True)
+
+
+def seat_url(table: Table, token: str) -> str:
+    return url_for("play.take_seat", table_id=table.id, token=token, _external=True)
+
+
+@bp.get("/")
+def start_page():
+    games = [(name, title(name), screen_for(name)) for name in sorted(GAMES)]
+    return render_template("tables/start.html", games=games)
+
+
+@bp.post("/tables")
+@limiter.limit(CREATE_LIMIT)
+def create():
+    game = request.form.get("game", "")
+    options = screen_for(game).parse_options(request.form)
+    table, _seat, token = store.create_table(game, options, request.form.get("name"))
+    seats.remember(table.id, token)
+    return redirect(url_for("play.table_page", table_id=table.id), 303)
+
+
+@bp.get("/j")
+def join_by_code():
+    """The typed code (from the start page) leads to the join page."""
+    code = request.args.get("code", "").strip().upper()
+    if not code:
+        return redirect(url_for("tables.start_page"))
+    return redirect(url_for("tables.join", code=code))
+
+
+@bp.route("/j/<code>", methods=["GET", "POST"])
+@limiter.limit(JOIN_LIMIT, methods=["POST"])
+def join(code: str):
+    table = store.table_by_code(code)
+    held = seats.current(table)
+    if held is not None or table.started:
+        return redirect(url_for("play.table_page", table_id=table.id))
+    if request.method == "POST":
+        _seat, token = store.join(table.id, code, request.form.get("name"))
+        seats.remember(table.id, token)
+        return redirect(url_for("play.table_page", table_id=table.id), 303)
+    return render_template("tables/join.html", table=table, game_title=title(table.game))
+
+
+@bp.get("/t/<table_id>/qr.svg")
+def join_qr(table_id: str):
+    table = store.get_table(table_id)
+    return Response(qr_svg(join_url(table)), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})
+
+
+def _seat_or_403(table: Table):
+    seat = seats.current(table)
+    if seat is None:
+        abort(403)
+    return seat
+
+
+def _lobby_action(table_id: str, action):
+    """Run a lobby change by a seat; answer with the lobby region (htmx; a
+    refusal shows there) or the page again."""
+    _seat_or_403(store.get_table(table_id))
+    try:
+        action()
+    except Refusal as refusal:
+        if not htmx:
+            raise
+        return Response(render_lobby(store.get_table(table_id), oob=True, error=refusal.message),
+                        status=refusal.status)
+    if htmx:
+        return Response(render_lobby(store.get_table(table_id), oob=True))
+    return redirect(url_for("play.table_page", table_id=table_id), 303)
+
+
+def _position() -> int:
+    try:
+        return int(request.form.get("seat", ""))
+    except ValueError:
+        raise Refusal(400, "bad-seat", _l("Bitte einen Platz angeben")) from None
+
+
+@bp.post("/t/<table_id>/seats/move")
+def move_seat(table_id: str):
+    offset = -1 if request.form.get("direction") == "up" else 1
+    return _lobby_action(table_id, lambda: store.move_seat(table_id, _position(), offset))
+
+
+@bp.post("/t/<table_id>/seats/remove")
+def remove_seat(table_id: str):
+    return _lobby_action(table_id, lambda: store.remove_seat(table_id, _position()))
+
+
+@bp.post("/t/<table_id>/seats/link")
+def seat_link(table_id: str):
+    """A new link (QR) for a seat, e.g. to move a lost phone's seat to another phone."""
+    table = store.get_table(table_id)
+    _seat_or_403(table)
+    seat, token = store.new_seat_token(table_id, _position())
+    url = seat_url(table, token)
+    return render_template("tables/_seat_link.html", seat=seat, url=url, qr=qr_svg(url))
+
+
+@bp.post("/t/<table_id>/start")
+def start_game(table_id: str):
+    target = url_for("play.table_page", table_id=table_id)
+    answer = _lobby_action(table_id, lambda: store.start(table_id))
+    if htmx and answer.status_code == 200:
+        return Response(status=204, headers={"HX-Location": target})
+    return answer
+
+
+def lobby_context(table: Table) -> dict:
+    lo, hi = store.human_seat_range(table.game, table.options)
+    return {"table": table, "game_title": title(table.game), "join_url": join_url(table),
+            "seat": seats.current(table), "seat_range": (lo, hi), "bots": store.bot_names(table.options),
+            "can_start": lo <= len(table.seats) <= hi}
+
+
+def render_lobby(table: Table, oob: bool = False, error: str | None = None) -> str:
+    return render_template("tables/_lobby.html", oob=oob, error=error, **lobby_context(table)) + \
+        render_template("play/_sync.html", table=table, oob=oob)
