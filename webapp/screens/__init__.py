@@ -16,8 +16,8 @@ TITLES = {
 }
 
 SCREENS: dict[str, generic.Screen] = {
-    "gleich-und-gleich": birds.screen,
-    "cubirds": birds.screen,
+    "gleich-und-gleich": birds.gleich_und_gleich,
+    "cubirds": birds.cubirds,
     "gemeinsame-sache": rummy.screen,
 }
 

@@ -1,0 +1,176 @@
+"""The HTML pages: create, join, lobby, play with htmx regions, sync, undo, export/import."""
+from __future__ import annotations
+
+import json
+import re
+
+from webapp import store
+
+from .conftest import random_events
+
+HX = {"HX-Request": "true"}
+
+
+def create_by_form(client, game="gleich-und-gleich", name="Anna", **options):
+    answer = client.post("/tables", data={"game": game, "name": name, **{f"option-{k}": v for k, v in options.items()}})
+    assert answer.status_code == 303, answer.text
+    return answer.headers["Location"].rsplit("/", 1)[-1]
+
+
+def join_code(app, table_id):
+    with app.app_context():
+        return store.get_table(table_id).join_code
+
+
+def revision(app, table_id):
+    with app.app_context():
+        table = store.get_table(table_id)
+        return table.revision, table.version
+
+
+def test_start_page_offers_every_game_and_its_options(client):
+    page = client.get("/").text
+    for title in ("Gleich und gleich", "CuBirds", "Gemeinsame Sache"):
+        assert title in page
+    assert 'name="option-rarer_faces"' in page and 'name="option-level"' in page
+
+
+def test_create_shows_the_lobby_with_qr_code_url_and_code(app, client):
+    table_id = create_by_form(client, fast="1")
+    lobby = client.get(f"/t/{table_id}").text
+    code = join_code(app, table_id)
+    assert code in lobby and f"/j/{code}" in lobby and f"/t/{table_id}/qr.svg" in lobby
+    svg = client.get(f"/t/{table_id}/qr.svg")
+    assert svg.mimetype == "image/svg+xml" and svg.text.startswith("<?xml") and "<svg" in svg.text
+    with app.app_context():
+        assert store.get_table(table_id).options["fast"] is True
+
+
+def test_bad_options_are_refused_naming_the_option(client):
+    refused = client.post("/tables", data={"game": "gemeinsame-sache", "name": "Anna", "option-level": "brutal"})
+    assert refused.status_code == 422 and "brutal" in refused.text
+
+
+def test_join_by_scan_url_and_by_typed_code(app, client):
+    table_id = create_by_form(client)
+    code = join_code(app, table_id)
+    ben = app.test_client()
+    assert ben.get(f"/j?code={code.lower()}").headers["Location"].endswith(f"/j/{code}")
+    assert "Platz nehmen" in ben.get(f"/j/{code}").text
+    assert ben.post(f"/j/{code}", data={"name": "Ben"}).status_code == 303
+    assert "Ben" in ben.get(f"/t/{table_id}").text and "(du)" in ben.get(f"/t/{table_id}").text
+    assert app.test_client().get("/j/ZZZZZZ").status_code == 404
+    refused = app.test_client().post(f"/j/{code}", data={"name": "  "})
+    assert refused.status_code == 422 and "Namen" in refused.text
+
+
+def test_names_are_escaped_everywhere(app, client):
+    table_id = create_by_form(client, name="<script>alert(1)</script>")
+    page = client.get(f"/t/{table_id}").text
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_lobby_reorder_remove_start_through_htmx(app, client):
+    table_id = create_by_form(client)
+    code = join_code(app, table_id)
+    for name in ("Ben", "Carla"):
+        app.test_client().post(f"/j/{code}", data={"name": name})
+    moved = client.post(f"/t/{table_id}/seats/move", data={"seat": 2, "direction": "up"}, headers=HX)
+    assert moved.status_code == 200 and 'id="lobby"' in moved.text and 'hx-swap-oob="true"' in moved.text
+    names = re.findall(r'<span class="name">([^<]+)</span>', moved.text)
+    assert names == ["Anna", "Carla", "Ben"]
+    removed = client.post(f"/t/{table_id}/seats/remove", data={"seat": 1}, headers=HX)
+    assert re.findall(r'<span class="name">([^<]+)</span>', removed.text) == ["Anna", "Ben"]
+    started = client.post(f"/t/{table_id}/start", headers=HX)
+    assert started.status_code == 204 and started.headers["HX-Location"] == f"/t/{table_id}"
+    with app.app_context():
+        assert store.get_table(table_id).players == ["Anna", "Ben"]
+
+
+def test_lobby_refusals_show_in_the_lobby_region(app, client):
+    table_id = create_by_form(client)
+    refused = client.post(f"/t/{table_id}/start", headers=HX)
+    assert refused.status_code == 409 and 'class="error"' in refused.text and 'id="lobby"' in refused.text
+    viewer = app.test_client()
+    assert viewer.post(f"/t/{table_id}/start", headers=HX).status_code == 403
+
+
+def started_table(app, client, names=("Anna", "Ben")):
+    table_id = create_by_form(client, name=names[0])
+    code = join_code(app, table_id)
+    others = []
+    for name in names[1:]:
+        other = app.test_client()
+        other.post(f"/j/{code}", data={"name": name})
+        others.append(other)
+    client.post(f"/t/{table_id}/start")
+    return table_id, others
+
+
+def test_an_entry_answers_with_all_regions_and_others_see_it_on_sync(app, client):
+    table_id, (ben,) = started_table(app, client)
+    rev, version = revision(app, table_id)
+    assert ben.get(f"/t/{table_id}/sync?rev={rev}&phase=play").status_code == 204
+    setup = random_events("gleich-und-gleich", 2, seed=21)[0]
+    entered = client.post(f"/t/{table_id}/event", headers=HX,
+                          data={"event": json.dumps(setup), "version": version, "key": "k1"})
+    assert entered.status_code == 200
+    for region in ("status", "board", "controls", "log", "sync"):
+        assert f'id="{region}"' in entered.text
+    synced = ben.get(f"/t/{table_id}/sync?rev={rev}&phase=play")
+    assert synced.status_code == 200 and "Anna hat" in synced.text and "v1" in synced.text
+
+
+def test_refused_entries_show_in_the_controls_and_change_nothing(app, client):
+    table_id, _ = started_table(app, client)
+    bad_json = client.post(f"/t/{table_id}/event", headers=HX, data={"event": "{", "version": 0})
+    assert bad_json.status_code == 400 and "kein gültiges JSON" in bad_json.text
+    illegal = client.post(f"/t/{table_id}/event", headers=HX, data={"event": '{"type": "play"}', "version": 0})
+    assert illegal.status_code == 422 and 'role="alert"' in illegal.text
+    stale = client.post(f"/t/{table_id}/event", headers=HX, data={"event": '{"type": "setup"}', "version": 5})
+    assert stale.status_code == 409 and "Version 0" in stale.text
+    assert revision(app, table_id)[1] == 0
+
+
+def test_viewers_watch_but_cannot_enter(app, client):
+    table_id, _ = started_table(app, client)
+    viewer = app.test_client()
+    page = viewer.get(f"/t/{table_id}").text
+    assert "Du schaust zu" in page and "Eintragen" not in page
+    refused = viewer.post(f"/t/{table_id}/event", headers=HX, data={"event": '{"type": "setup"}', "version": 0})
+    assert refused.status_code == 403
+
+
+def test_undo_from_the_page_is_logged_for_everyone(app, client):
+    table_id, (ben,) = started_table(app, client)
+    setup = random_events("gleich-und-gleich", 2, seed=22)[0]
+    client.post(f"/t/{table_id}/event", headers=HX, data={"event": json.dumps(setup), "version": 0, "key": "a"})
+    undone = ben.post(f"/t/{table_id}/undo", headers=HX, data={"version": 1, "key": "b"})
+    assert undone.status_code == 200 and "Ben hat „setup" in undone.text and "zurückgenommen" in undone.text
+    assert revision(app, table_id)[1] == 2
+
+
+def test_seat_link_moves_a_seat_to_another_phone(app, client):
+    table_id, (ben,) = started_table(app, client)
+    link = client.post(f"/t/{table_id}/seats/link", data={"seat": 1}, headers=HX)
+    url = re.search(r'href="(http[^"]+/s/[^"]+)"', link.text).group(1)
+    assert "<svg" in link.text
+    new_phone = app.test_client()
+    assert new_phone.get(url.replace("http://localhost", "")).status_code == 302
+    assert "Du bist Ben" in new_phone.get(f"/t/{table_id}").text
+    assert "Du bist Ben" not in ben.get(f"/t/{table_id}").text
+    assert app.test_client().get(f"/t/{table_id}/s/forged").status_code == 403
+
+
+def test_export_and_import_through_the_pages(app, client):
+    events = random_events("gemeinsame-sache", 2, seed=23)
+    record = {"format": "kartentisch-record/1", "game": "gemeinsame-sache", "options": {},
+              "players": ["Anna", "Ben"], "events": events}
+    imported = client.post("/import", data={"record": json.dumps(record)})
+    assert imported.status_code == 303
+    table_id = imported.headers["Location"].rsplit("/", 1)[-1]
+    exported = client.get(f"/t/{table_id}/record.json")
+    assert "attachment" in exported.headers["Content-Disposition"]
+    assert json.loads(exported.text)["events"] == events
+    refused = client.post("/import", data={"record": "[]"})
+    assert refused.status_code == 422

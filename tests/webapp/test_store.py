@@ -1,0 +1,107 @@
+"""The event store: the log is the truth, versions and keys hold under races."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+import sqlalchemy as sa
+
+from webapp import store
+from webapp.extensions import db
+from webapp.models import Event
+
+from .conftest import random_events
+
+
+def submit_all(app, table_id, events, first_version=0):
+    with app.app_context():
+        for version, event in enumerate(events, start=first_version):
+            store.submit(table_id, None, event, version)
+
+
+def test_state_is_the_replay_of_the_log_not_the_cache(app, new_table):
+    table = new_table(names=("Anna", "Ben", "Carla"))
+    events = random_events("gleich-und-gleich", 3, seed=11)[:25]
+    submit_all(app, table.id, events)
+    with app.app_context():
+        store.undo(table.id, None, 25)
+        cached = store.state_answer(store.get_table(table.id))
+        store.clear_cache()
+        db.session.expire_all()
+        replayed = store.state_answer(store.get_table(table.id))
+    assert cached == replayed
+    assert replayed["version"] == 26
+
+
+def test_undo_is_a_row_of_its_own_and_the_record_keeps_the_events_in_force(app, new_table):
+    table = new_table(names=("Anna", "Ben"))
+    events = random_events("gleich-und-gleich", 2, seed=12)[:4]
+    submit_all(app, table.id, events)
+    with app.app_context():
+        store.undo(table.id, None, 4)
+        store.undo(table.id, None, 5)
+        store.submit(table.id, None, events[2], 6)
+        rows = db.session.execute(sa.select(Event.seq, Event.kind, Event.undoes)
+                                  .where(Event.table_id == table.id).order_by(Event.seq)).all()
+        record = store.record(store.get_table(table.id))
+    assert [(r.kind, r.undoes) for r in rows[4:]] == [("undo", 4), ("undo", 3), ("event", None)]
+    assert record["events"] == events[:3]
+
+
+def test_two_racing_entries_at_one_version_only_one_applies(app, new_table):
+    """Each round: two threads submit different keys at the same version."""
+    table = new_table(names=("Anna", "Ben"))
+    events = random_events("gleich-und-gleich", 2, seed=13)[:21]
+    submit_all(app, table.id, events[:1])
+    outcomes = []
+    for version in range(1, 21):
+        barrier = threading.Barrier(2)
+        results = []
+
+        def enter(name):
+            with app.app_context():
+                barrier.wait()
+                try:
+                    results.append(store.submit(table.id, None, events[version], version, key=f"{name}{version}"))
+                except store.Refusal as refusal:
+                    results.append(refusal.status)
+        threads = [threading.Thread(target=enter, args=(name,)) for name in "ab"]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        outcomes.append(sorted(r if isinstance(r, int) else 200 for r in results))
+    assert outcomes == [[200, 409]] * 20
+    with app.app_context():
+        seqs = db.session.execute(sa.select(Event.seq).where(Event.table_id == table.id)).scalars().all()
+        assert sorted(seqs) == list(range(1, 22))
+
+
+def test_racing_retries_of_one_key_apply_once(app, new_table):
+    table = new_table(names=("Anna", "Ben"))
+    setup = random_events("gleich-und-gleich", 2, seed=14)[0]
+    barrier = threading.Barrier(4)
+    answers = []
+
+    def tap():
+        with app.app_context():
+            barrier.wait()
+            answers.append(store.submit(table.id, None, setup, 0, key="double-tap"))
+    threads = [threading.Thread(target=tap) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 4 and all(answer == answers[0] for answer in answers)
+    with app.app_context():
+        assert store.get_table(table.id).version == 1
+
+
+def test_sqlite_runs_in_wal_with_full_sync(app):
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            pytest.skip("SQLite pragmas")
+        with db.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 10000
