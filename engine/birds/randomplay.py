@@ -41,8 +41,10 @@ class TableSimulation:
         rng.shuffle(self.deck)
         self.discard: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(n)]
-        stalling = rng.random() < 0.12
+        stalling = not game.solo and rng.random() < 0.12
         self.styles = [random_style(rng, stalling) for _ in range(n)]
+        if game.solo and rng.random() < 0.5:   # a keen human against RobinBird
+            self.styles[0] = Style("greedy", 0.0, "eager")
 
     def take(self, reshuffle: bool = True) -> str | None:
         """The top card of the deck, shuffling the discard pile in when allowed."""
