@@ -23,10 +23,10 @@ def add_counts(counts: tuple, cards, index: dict, sign: int = 1) -> tuple:
     return tuple(result)
 
 
-def check_hidden(hidden: tuple, cards, ruleset: Ruleset) -> None:
+def check_hidden(hidden: tuple, cards: list | tuple, ruleset: Ruleset) -> None:
     """Refuse cards of which no hidden copy is left (e.g. a ninth Queen)."""
-    for card, n in Counter(cards).items():
-        left = hidden[ruleset.card_index[card]]
+    for card in set(cards):
+        n, left = cards.count(card), hidden[ruleset.card_index[card]]
         if n > left:
             raise IllegalEvent(
                 "card-exhausted",
@@ -45,10 +45,9 @@ def hand_extra(cards: list, species_id: str, known: tuple, hand_size: int, void:
     the unknown part cannot hold (played or shown since the last draw), ``verb``
     names the action in the message ("ausspielen" / "vorzeigen")."""
     label = ruleset.species_label(species_id)
-    extra = Counter(cards)
-    for card in known:
-        if ruleset.species_of[card] != species_id:
-            continue
+    known_cards = [card for card in known if ruleset.species_of[card] == species_id]
+    extra = Counter(cards) if known_cards else None
+    for card in known_cards:
         if extra[card] <= 0:
             raise IllegalEvent(
                 "must-include-known",
@@ -56,7 +55,7 @@ def hand_extra(cards: list, species_id: str, known: tuple, hand_size: int, void:
                 {"species": label, "verb": verb, "card": ruleset.card_accusative[card]},
             )
         extra[card] -= 1
-    extra_cards = list(extra.elements())
+    extra_cards = list(extra.elements()) if known_cards else cards
     if not extra_cards:
         return extra_cards
     unknown = hand_size - len(known)
