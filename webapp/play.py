@@ -123,12 +123,13 @@ def play_context(table: Table, error: str | None = None) -> dict:
     with store.game_at(table) as loaded:
         game = loaded.game
         awaiting = game.awaiting
+        legal = game.legal_choices() if awaiting and seat else {}
         context = {
             "table": table, "seat": seat, "screen": screen, "game_title": title(table.game),
             "state": game.state(), "awaiting": awaiting,
             "turn_name": table.players[awaiting.player] if awaiting and awaiting.player is not None else None,
             "outcome": game.outcome(), "can_undo": bool(game.events),
-            "choices": screen.choices(game) if awaiting and seat else [],
+            "choices": screen.choices(legal), "legal_choices": legal,
             "event_template": screen.event_template(game),
         }
     context.update(

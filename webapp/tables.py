@@ -14,7 +14,7 @@ from . import seats, store
 from .errors import Refusal
 from .extensions import htmx, limiter
 from .models import Table
-from .screens import screen_for, title
+from .screens import TITLES, screen_for, title
 
 bp = Blueprint("tables", __name__)
 
@@ -40,7 +40,8 @@ def seat_url(table: Table, token: str) -> str:
 
 @bp.get("/")
 def start_page():
-    games = [(name, title(name), screen_for(name)) for name in sorted(GAMES)]
+    order = [name for name in TITLES if name in GAMES] + sorted(set(GAMES) - set(TITLES))
+    games = [(name, title(name), screen_for(name)) for name in order]
     return render_template("tables/start.html", games=games)
 
 

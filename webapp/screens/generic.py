@@ -47,10 +47,10 @@ class Screen:
                 options[option.name] = value if option.choices else option.value
         return options
 
-    def choices(self, game: Game) -> list[Choice]:
+    def choices(self, legal: dict) -> list[Choice]:
         """Every complete event found in ``legal_choices()`` as a button."""
         found = []
-        _collect_events(game.legal_choices(), found)
+        _collect_events(legal, found)
         return [Choice(self.event_label(event), event) for event in found]
 
     def event_label(self, event: dict) -> str:

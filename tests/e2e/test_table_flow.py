@@ -1,0 +1,90 @@
+"""Three phones at one table: create, join by the scan URL, reorder, start,
+an entry on one phone visible on the others within 1 s, undo, reload keeps the seat."""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from engine.randomplay import random_record
+
+SYNC_LIMIT_S = 1.0
+SHOTS = os.environ.get("KT_E2E_SHOTS")  # a folder: keep screenshots of each step there
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
+def seat_names(page) -> list[str]:
+    return [name.strip() for name in page.locator("#lobby .seat .name").all_inner_texts()]
+
+
+def wait_until_version(pages, version: int) -> float:
+    """Seconds until every page shows ``version`` in its status bar."""
+    started = time.monotonic()
+    for page in pages:
+        expect(page.locator("#status .version")).to_have_text(f"v{version}", timeout=5000)
+    return time.monotonic() - started
+
+
+def enter_json(page, event: dict) -> None:
+    page.locator("#controls textarea[name=event]").fill(json.dumps(event))
+    page.locator("#controls form button[type=submit]").click()
+
+
+def test_three_phones_play_at_one_table(phone):
+    anna, ben, carla = phone(), phone(), phone()
+    anna.goto("/")
+    game = anna.locator("details.game", has_text="Gleich und gleich")
+    game.evaluate("details => { details.open = true; }")
+    game.locator("input[name=name]").fill("Anna")
+    game.get_by_role("button", name="Tisch erstellen").click()
+    join_url = anna.locator("#join-url").inner_text()
+    assert anna.locator("img.qr").evaluate("img => img.naturalWidth") > 0
+    shot(anna, "1-lobby-anna")
+
+    for page, name in ((ben, "Ben"), (carla, "Carla")):
+        page.goto(join_url)  # what the QR code holds
+        page.locator("input[name=name]").fill(name)
+        page.get_by_role("button", name="Platz nehmen").click()
+        expect(page.locator("#lobby .seat.mine .name")).to_have_text(name)
+    expect(anna.locator("#lobby .seat .name")).to_have_count(3)  # arrived by sync
+
+    anna.get_by_role("button", name="Carla nach vorn").click()
+    for page in (anna, ben, carla):
+        expect(page.locator("#lobby .seat .name")).to_have_text(["Anna", "Carla", "Ben"])
+    shot(carla, "2-lobby-carla")
+
+    anna.get_by_role("button", name="Spiel starten").click()
+    for page in (anna, ben, carla):
+        expect(page.locator("#status")).to_be_visible(timeout=5000)
+    urls = {page.url for page in (anna, ben, carla)}
+    assert len(urls) == 1 and "/t/" in urls.pop()
+
+    events = random_record("gleich-und-gleich", {}, 3, 31)["events"]
+    ben.evaluate("window.__sameDocument = true")  # survives only if no full-page reload happens
+    delays = []
+    for version, event in enumerate(events[:4], start=1):
+        enter_json(ben, event)
+        expect(ben.locator("#status .version")).to_have_text(f"v{version}")
+        delays.append(wait_until_version((anna, carla), version))
+    shot(anna, "3-play-anna")
+    print("sync delays (s):", [round(d, 3) for d in delays])
+    assert max(delays) < SYNC_LIMIT_S, f"sync delays {delays}"
+
+    carla.get_by_role("button", name="Zurücknehmen").click()
+    wait_until_version((anna, ben, carla), 5)
+    for page in (anna, ben, carla):
+        expect(page.locator("#log li.undo").first).to_contain_text("Carla hat")
+    assert ben.evaluate("window.__sameDocument === true"), "the page was reloaded during play"
+
+    ben.reload()
+    expect(ben.locator("#status .who")).to_have_text("Du bist Ben")
+    expect(ben.locator("#status .version")).to_have_text("v5")
+    shot(ben, "4-after-reload-ben")
