@@ -1,5 +1,6 @@
 """Three phones at one table: create, join by the scan URL, reorder, start,
-an entry on one phone visible on the others within 1 s, undo, reload keeps the seat."""
+an entry on one phone visible on the others within 1 s, undo, a phone back
+online resyncs, reload keeps the seat."""
 from __future__ import annotations
 
 import json
@@ -25,11 +26,14 @@ def seat_names(page) -> list[str]:
     return [name.strip() for name in page.locator("#lobby .seat .name").all_inner_texts()]
 
 
+SHOWS_VERSION = "v => document.querySelector('#status .version')?.textContent.trim() === v"
+
+
 def wait_until_version(pages, version: int) -> float:
-    """Seconds until every page shows ``version`` in its status bar."""
+    """Seconds until every page shows ``version`` in its status bar (checked every frame)."""
     started = time.monotonic()
     for page in pages:
-        expect(page.locator("#status .version")).to_have_text(f"v{version}", timeout=5000)
+        page.wait_for_function(SHOWS_VERSION, arg=f"v{version}", polling="raf", timeout=5000)
     return time.monotonic() - started
 
 
@@ -84,7 +88,15 @@ def test_three_phones_play_at_one_table(phone):
         expect(page.locator("#log li.undo").first).to_contain_text("Carla hat")
     assert ben.evaluate("window.__sameDocument === true"), "the page was reloaded during play"
 
+    carla.context.set_offline(True)  # e.g. the phone lost the Wi-Fi
+    enter_json(ben, events[3])
+    expect(ben.locator("#status .version")).to_have_text("v6")
+    carla.wait_for_timeout(1500)
+    expect(carla.locator("#status .version")).to_have_text("v5")
+    carla.context.set_offline(False)
+    assert wait_until_version((carla,), 6) < SYNC_LIMIT_S
+
     ben.reload()
     expect(ben.locator("#status .who")).to_have_text("Du bist Ben")
-    expect(ben.locator("#status .version")).to_have_text("v5")
+    expect(ben.locator("#status .version")).to_have_text("v6")
     shot(ben, "4-after-reload-ben")

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from engine import Game
 
@@ -53,6 +54,10 @@ class Screen:
         _collect_events(legal, found)
         return [Choice(self.event_label(event), event) for event in found]
 
+    def step_label(self, kind: str) -> str:
+        """The awaited step in words (the engine's ``awaiting.kind``)."""
+        return str(STEP_LABELS.get(kind, kind))
+
     def event_label(self, event: dict) -> str:
         details = ", ".join(f"{k}: {_short(v)}" for k, v in event.items() if k != "type")
         return f"{event['type']} ({details})" if details else event["type"]
@@ -69,6 +74,13 @@ class Screen:
         if entry.kind == "undo":
             return _("%(who)s hat „%(event)s“ zurückgenommen", who=who, event=label)
         return _("%(who)s hat „%(event)s“ eingetragen", who=who, event=label)
+
+
+STEP_LABELS = {
+    "setup": _l("Austeilen"), "play": _l("Ausspielen"), "refill": _l("Reihe auffüllen"),
+    "draw": _l("Ziehen"), "flock": _l("Schwarm"), "deal": _l("Neu geben"),
+    "robin-draw": _l("Karte für RobinBird"), "act": _l("Auslegen oder Abwerfen"),
+}
 
 
 def _short(value) -> str:
