@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
+from flask import current_app
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import IntegrityError
 
@@ -412,6 +413,9 @@ def _write(table: Table, seat: Seat | None, version: int, key: str | None, chang
             row = change(loaded)
         except IllegalEvent as err:
             refusal = Refusal.from_engine(err)  # the engine left the game unchanged
+        except Exception:  # an engine bug: the game may be half-changed, so it leaves the cache
+            current_app.logger.exception("engine failed at table %s, version %s", table_id, version)
+            raise Refusal(422, "not-understood", _l("Diese Eingabe wurde nicht verstanden")) from None
         else:
             answer = {"version": version + 1, "state": loaded.game.state()}
             db.session.rollback()

@@ -6,6 +6,7 @@ import threading
 import pytest
 import sqlalchemy as sa
 
+from engine import GAMES, replay
 from webapp import store
 from webapp.extensions import db
 from webapp.models import Event
@@ -105,3 +106,22 @@ def test_sqlite_runs_in_wal_with_full_sync(app):
             assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
             assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
             assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 10000
+
+
+def test_an_engine_crash_is_a_422_and_changes_nothing(app, new_table, monkeypatch):
+    table = new_table(names=("Anna", "Ben"))
+    events = random_events("gleich-und-gleich", 2, seed=15)[:2]
+    submit_all(app, table.id, events[:1])
+
+    def crash(self, event):
+        self.rows = "half-changed"
+        raise TypeError("engine bug")
+    monkeypatch.setattr(GAMES["gleich-und-gleich"], "_apply", crash)
+    with app.app_context(), pytest.raises(store.Refusal) as refused:
+        store.submit(table.id, None, events[1], 1)
+    assert (refused.value.status, refused.value.code) == (422, "not-understood")
+    monkeypatch.undo()
+    with app.app_context():
+        answer = store.submit(table.id, None, events[1], 1)
+    expected = replay({"game": "gleich-und-gleich", "players": ["Anna", "Ben"], "events": events})
+    assert answer == {"version": 2, "state": expected.state()}
