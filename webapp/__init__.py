@@ -96,11 +96,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     limiter.init_app(app)
     htmx.init_app(app)
 
-    from . import api, errors, play, tables
+    from . import api, errors, play, pwa, tables
 
     app.register_blueprint(tables.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(pwa.bp)
     csrf.exempt(api.bp)
     errors.register(app)
 

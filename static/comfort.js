@@ -1,0 +1,90 @@
+// Kartentisch on a phone at the table: keeps the screen awake on table pages,
+// resyncs at once after sleep or a network drop (and says so briefly), refuses
+// entries while offline with a clear message (nothing is queued), registers the
+// service worker. The texts come translated from #comfort's data attributes.
+"use strict";
+(function () {
+  const banner = document.getElementById("comfort");
+  const onTablePage = document.getElementById("sync") !== null;  // lobby or game
+  const NOTE_SEEN = "kartentisch-insecure-note-seen";
+  let hideTimer = null;
+  let disconnected = false;
+  let waking = false;
+
+  function say(kind, seconds) {
+    banner.textContent = banner.dataset[kind];
+    banner.dataset.kind = kind;
+    banner.hidden = false;
+    clearTimeout(hideTimer);
+    if (seconds) hideTimer = setTimeout(function () { banner.hidden = true; }, seconds * 1000);
+  }
+
+  function lostConnection(isEntry) {
+    disconnected = true;
+    say(isEntry ? "refused" : "offline");
+  }
+
+  // --- connection: refuse entries while offline, report the resync -------------
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (navigator.onLine) return;
+    event.preventDefault();  // nothing is sent, nothing is queued
+    lostConnection(event.detail.requestConfig.verb !== "get");
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    lostConnection(event.detail.requestConfig.verb !== "get");
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const answered = event.detail.xhr && event.detail.xhr.status > 0;
+    if (!answered || !(disconnected || waking)) return;
+    disconnected = waking = false;
+    say("back", 3);
+  });
+  document.addEventListener("submit", function (event) {  // plain forms (join, create, import)
+    if (navigator.onLine) return;
+    event.preventDefault();
+    lostConnection(true);
+  }, true);
+  window.addEventListener("offline", function () { lostConnection(false); });
+
+  // --- awake: the Screen Wake Lock while a table page is visible --------------
+  let lock = null;
+  async function keepAwake() {
+    if (document.visibilityState !== "visible" || lock) return;
+    try {
+      lock = await navigator.wakeLock.request("screen");
+      lock.addEventListener("release", function () { lock = null; });
+    } catch (err) {
+      lock = null;  // refused (e.g. battery saver): the screen may sleep, nothing else changes
+    }
+  }
+
+  function showInsecureNoteOnce() {
+    const note = document.getElementById("insecure-note");
+    if (!note || localStorage.getItem(NOTE_SEEN)) return;
+    note.hidden = false;
+    note.querySelector("button").addEventListener("click", function () {
+      localStorage.setItem(NOTE_SEEN, "1");
+      note.hidden = true;
+    });
+  }
+
+  if (onTablePage) {
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState !== "visible") return;
+      waking = true;  // the #sync poller asks at once (hx-trigger visibilitychange)
+      keepAwake();
+    });
+    if ("wakeLock" in navigator) {
+      keepAwake();
+    } else if (!window.isSecureContext) {
+      showInsecureNoteOnce();
+    }
+  }
+
+  // --- installable: the service worker caches the static files ----------------
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register(banner.dataset.serviceWorker).catch(function () {
+      // no worker (e.g. plain http on the LAN): the pages work the same, only not installable
+    });
+  }
+})();
