@@ -138,6 +138,10 @@ class GemeinsameSache(Game):
         a card picker can grey them out: ``{"cards": [...], "jokers": n}``."""
         return {"cards": [c for c in REAL_CARDS if c in self._seen], "jokers": self._jokers}
 
+    def is_seen(self, card: str) -> bool:
+        """Whether a real card's place is known (table, discard pile, a known hand card)."""
+        return card in self._seen
+
     def where_is(self, card: str) -> str | None:
         """German: where a real card is known to be, or None if unseen."""
         if card not in self._seen:
