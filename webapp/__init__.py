@@ -80,6 +80,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        SESSION_REFRESH_EACH_REQUEST=False,  # no new cookie on every sync poll (30 days from taking a seat)
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
     )
     if test_config:
@@ -96,7 +97,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     limiter.init_app(app)
     htmx.init_app(app)
 
-    from . import api, errors, play, pwa, tables
+    from . import api, compression, errors, play, pwa, tables
 
     app.register_blueprint(tables.bp)
     app.register_blueprint(play.bp)
@@ -104,6 +105,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pwa.bp)
     csrf.exempt(api.bp)
     errors.register(app)
+    compression.init_app(app)
 
     @app.after_request
     def remember_language(response):

@@ -35,7 +35,7 @@ JOIN_CODE_LENGTH = 6
 NAME_MAX = 40
 KEY_MAX = 64
 ROBIN = "RobinBird"
-CACHE_SIZE = 128
+CACHE_SIZE = 1024  # replayed games per worker process; a game is a few KB to ~100 KB
 
 
 # --- the replay cache ----------------------------------------------------------
@@ -54,10 +54,11 @@ _cache_lock = threading.Lock()
 
 
 def _cache_take(table_id: str, version: int) -> Loaded | None:
-    """Take the cached game out (so no other thread mutates it meanwhile)."""
+    """Take the cached game out (so no other thread mutates it meanwhile); one
+    at ``version`` or behind it (another worker wrote since), never ahead."""
     with _cache_lock:
         loaded = _cache.pop(table_id, None)
-    return loaded if loaded is not None and loaded.version == version else None
+    return loaded if loaded is not None and loaded.version <= version else None
 
 
 def _cache_put(table_id: str, loaded: Loaded) -> None:
@@ -75,12 +76,17 @@ def clear_cache() -> None:
         _cache.clear()
 
 
-def _replay(table: Table) -> Loaded:
-    """Replay the event rows up to the table's version."""
-    loaded = Loaded(table.version, new_game(table.game, table.options, table.players))
+def _replay(table: Table, loaded: Loaded | None = None) -> Loaded:
+    """Replay the event rows up to the table's version: all of them, or only
+    those after ``loaded`` (a cached game that is behind)."""
+    if loaded is None:
+        loaded = Loaded(0, new_game(table.game, table.options, table.players))
+    if loaded.version == table.version:
+        return loaded
     rows = db.session.execute(
         sa.select(Event.seq, Event.kind, Event.event)
-        .where(Event.table_id == table.id, Event.seq <= table.version).order_by(Event.seq))
+        .where(Event.table_id == table.id, Event.seq > loaded.version, Event.seq <= table.version)
+        .order_by(Event.seq))
     for seq, kind, event in rows:
         if kind == "undo":
             loaded.game.undo()
@@ -88,6 +94,7 @@ def _replay(table: Table) -> Loaded:
         else:
             loaded.game.apply(event)
             loaded.seqs.append(seq)
+    loaded.version = table.version
     return loaded
 
 
@@ -98,9 +105,10 @@ def game_at(table: Table):
     if the block fails the game is dropped from the cache."""
     if not table.started:
         raise Refusal(409, "not-started", _l("Das Spiel hat noch nicht begonnen"))
-    loaded = _cache_take(table.id, table.version) or _replay(table)
+    table_id = table.id  # read before the block: a commit inside expires ``table``
+    loaded = _replay(table, _cache_take(table_id, table.version))
     yield loaded
-    _cache_put(table.id, loaded)
+    _cache_put(table_id, loaded)
 
 
 # --- reading -----------------------------------------------------------------
