@@ -94,7 +94,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
-    limiter.init_app(app)
+    _init_limiter(app)
     htmx.init_app(app)
 
     from . import api, compression, errors, play, pwa, tables
@@ -123,6 +123,16 @@ def create_app(test_config: dict | None = None) -> Flask:
             sa.event.listen(db.engine, "connect", _sqlite_pragmas)
         _upgrade(instance)
     return app
+
+
+def _init_limiter(app: Flask) -> None:
+    """Flask-Limiter keeps one ``enabled`` flag per process (the last app wins);
+    it stays on, and each limit asks its own app's RATELIMIT_ENABLED
+    (``tables.limits_off``), so apps with and without limits can share a process."""
+    wanted = app.config["RATELIMIT_ENABLED"]
+    app.config["RATELIMIT_ENABLED"] = True
+    limiter.init_app(app)
+    app.config["RATELIMIT_ENABLED"] = wanted
 
 
 def _upgrade(instance: Path) -> None:

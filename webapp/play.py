@@ -12,7 +12,7 @@ from .errors import Refusal
 from .extensions import htmx, limiter
 from .models import Table
 from .screens import screen_for, title
-from .tables import CREATE_LIMIT, render_lobby, lobby_context
+from .tables import CREATE_LIMIT, limits_off, lobby_context, render_lobby
 
 bp = Blueprint("play", __name__)
 
@@ -102,7 +102,7 @@ def export_record(table_id: str):
 
 
 @bp.post("/import")
-@limiter.limit(CREATE_LIMIT)
+@limiter.limit(CREATE_LIMIT, exempt_when=limits_off)
 def import_record():
     """A record file (or pasted JSON) becomes a new table; this browser holds seat 0."""
     upload = request.files.get("file")

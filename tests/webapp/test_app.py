@@ -66,3 +66,11 @@ def test_creating_tables_is_rate_limited(make_app):
     client = make_app(RATELIMIT_ENABLED=True).test_client()
     answers = [client.post("/api/tables", json={"game": "cubirds", "name": "Anna"}).status_code for _ in range(31)]
     assert answers[:30] == [201] * 30 and answers[30] == 429
+
+
+def test_rate_limits_follow_each_apps_own_setting(make_app):
+    limited = make_app(RATELIMIT_ENABLED=True).test_client()
+    unlimited = make_app(RATELIMIT_ENABLED=False).test_client()
+    limited_answers = [limited.post("/api/tables", json={"game": "cubirds", "name": "A"}).status_code for _ in range(31)]
+    free_answers = [unlimited.post("/api/tables", json={"game": "cubirds", "name": "A"}).status_code for _ in range(31)]
+    assert limited_answers[-1] == 429 and set(free_answers) == {201}
