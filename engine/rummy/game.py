@@ -260,6 +260,13 @@ class GemeinsameSache(Game):
                                {"type": event["type"], "field": name})
         return event[name]
 
+    def _id_field(self, event: dict, name: str) -> int:
+        value = self._field(event, name)
+        if type(value) is not int:
+            raise IllegalEvent("bad-id", "{field!r} muss die Nummer eines Ansatzes oder einer Figur sein, nicht {value!r}",
+                               {"field": name, "value": value})
+        return value
+
     def _player_name(self, player: int) -> str:
         return self.players[player]
 
@@ -337,7 +344,7 @@ class GemeinsameSache(Game):
 
     def _complete(self, event: dict) -> dict:
         player = self._turn
-        start = self._starts.get(self._field(event, "start"))
+        start = self._starts.get(self._id_field(event, "start"))
         if start is None:
             raise IllegalEvent("no-such-start", "Einen offenen Ansatz {start} gibt es nicht",
                                {"start": event["start"]})
@@ -367,7 +374,7 @@ class GemeinsameSache(Game):
         return as_card
 
     def _figure(self, event: dict) -> Figure:
-        figure_id = self._field(event, "figure")
+        figure_id = self._id_field(event, "figure")
         figure = self._figures.get(figure_id)
         if figure is None:
             if figure_id in self._starts:

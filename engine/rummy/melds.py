@@ -40,7 +40,7 @@ def labels(cards) -> str:
 
 def check_card(card, field: str = "card") -> str:
     """The card itself, or IllegalEvent naming the field when it is no card."""
-    if card == JOKER or card in VALUE:
+    if isinstance(card, str) and (card == JOKER or card in VALUE):
         return card
     raise IllegalEvent("bad-card", "{field}: {card!r} ist keine Karte (z. B. \"7H\", \"10C\", \"QS\", \"JK\")",
                        {"field": field, "card": card})
