@@ -5,18 +5,23 @@ everything it can and discards the card that completes its own start. The
 choices the rule text leaves open are fixed here (docs/difficulty.md lists them):
 
 1. Draw: take the discard top if this player can lay it at once (it completes a
-   partner start, fits a figure or frees a joker, or forms a start with a card
-   in the hand); else draw from the pile; with an empty pile: give up (lost).
+   partner start, fits a figure or frees a joker, or opens a start by rule 3);
+   else draw from the pile; with an empty pile: give up (lost on the clock).
 2. A card taken from the discard pile is laid first, the way that made it usable.
-3. Then, until nothing changes: complete partner starts with real cards; then
-   with a joker (standing for the first completing card) if no real card fits;
-   lay off real cards on figures; swap jokers out with the real card; open starts
-   while below the limit (pairs first, then neighbours, then gaps; each time the
-   start whose completing cards are least often already seen).
-   Jokers are laid off on figures only when the hand holds nothing else.
+3. Then, until nothing changes: real cards first, each to the first place it
+   fits (complete a partner start, lay off on a figure, swap a joker out); a
+   joker only completes a partner start, standing for a completing card not yet
+   seen (so that card can swap it out later); then open a start while below the
+   limit: pairs before neighbours before gaps, fewest completing cards seen
+   first, and a start none of whose completing cards is unseen only with the
+   last two cards of the hand. Jokers are laid off on figures only when the hand
+   holds nothing else.
 4. Discard: a card that completes one of the player's own starts; else the real
-   card with the fewest start partners in the hand (ties: the one seen earliest
-   in the shuffled hand order); a joker only if nothing else is left.
+   card with the fewest start partners in the hand (ties: the first in the hand,
+   dealt cards before drawn ones); a joker only if nothing else is left.
+
+``mean_turns`` counts the turns begun (draws); a game won in the middle of a
+turn counts that turn.
 """
 from __future__ import annotations
 
