@@ -1,6 +1,7 @@
 """The HTML pages: create, join, lobby, play with htmx regions, sync, undo, export/import."""
 from __future__ import annotations
 
+import io
 import json
 import re
 
@@ -174,3 +175,29 @@ def test_export_and_import_through_the_pages(app, client):
     assert json.loads(exported.text)["events"] == events
     refused = client.post("/import", data={"record": "[]"})
     assert refused.status_code == 422
+
+
+def test_import_a_record_file(client):
+    record = {"game": "cubirds", "options": {"solo": True}, "players": ["Anna", "RobinBird"],
+              "events": random_events("cubirds", 2, seed=24, options={"solo": True})[:5]}
+    upload = (io.BytesIO(json.dumps(record).encode()), "partie.json")
+    imported = client.post("/import", data={"file": upload}, content_type="multipart/form-data")
+    assert imported.status_code == 303
+    page = client.get(imported.headers["Location"]).text
+    assert "Du bist Anna" in page and "v5" in page
+    garbage = client.post("/import", data={"file": (io.BytesIO(b"\xff\x00"), "x.json")},
+                          content_type="multipart/form-data")
+    assert garbage.status_code == 400 and "kein gültiges JSON" in garbage.text
+
+
+def test_lobby_pollers_follow_the_start_to_the_game_page(app, client):
+    table_id = create_by_form(client)
+    ben = app.test_client()
+    ben.post(f"/j/{join_code(app, table_id)}", data={"name": "Ben"})
+    rev, _version = revision(app, table_id)
+    assert ben.get(f"/t/{table_id}/sync?rev={rev}&phase=lobby").status_code == 204
+    client.post(f"/t/{table_id}/start")
+    moved = ben.get(f"/t/{table_id}/sync?rev={rev}&phase=lobby")
+    assert moved.status_code == 204 and moved.headers["HX-Location"] == f"/t/{table_id}"
+    assert ben.get(f"/t/{table_id}/sync?rev=nope&phase=play").status_code == 200
+    assert ben.get("/t/unknown/sync?rev=1").status_code == 404
