@@ -97,7 +97,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     _init_limiter(app)
     htmx.init_app(app)
 
-    from . import api, compression, errors, play, pwa, tables
+    from . import api, compression, errors, fastsync, play, pwa, tables
 
     app.register_blueprint(tables.bp)
     app.register_blueprint(play.bp)
@@ -106,6 +106,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.exempt(api.bp)
     errors.register(app)
     compression.init_app(app)
+    fastsync.init_app(app)
 
     @app.after_request
     def remember_language(response):

@@ -127,9 +127,12 @@ def table_by_code(join_code: str) -> Table:
     return table
 
 
+REVISION_OF_TABLE = sa.select(Table.revision).where(Table.id == sa.bindparam("table_id"))
+
+
 def current_revision(table_id: str) -> int | None:
     """The cheap sync check: one indexed SELECT, no replay."""
-    return db.session.execute(sa.select(Table.revision).where(Table.id == table_id)).scalar_one_or_none()
+    return db.session.execute(REVISION_OF_TABLE, {"table_id": table_id}).scalar_one_or_none()
 
 
 def seat_by_token(table: Table, token: str | None) -> Seat | None:
