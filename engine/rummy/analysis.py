@@ -33,7 +33,7 @@ def start_outlooks(game) -> list[dict]:
     joker_in_reach = _joker_in_reach(game, top)
     outlooks = []
     for start in game.open_starts:
-        options = start.completions(game.ace_low_only)
+        options = start.completions
         live = [c for c in options if game.where_is(c) is None or c == top or c in _known_cards(game)]
         if live or joker_in_reach:
             message = "Ergänzen können noch: " + labels(live + ([JOKER] if joker_in_reach else []))

@@ -176,7 +176,7 @@ class GemeinsameSache(Game):
         for start in self._starts.values():
             if start.owner == player:
                 continue
-            options = start.completions(self.ace_low_only)
+            options = start.completions
             if card == JOKER:
                 found.append({"action": "complete", "start": start.id, "as": list(options)})
             elif card in options:

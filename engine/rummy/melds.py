@@ -91,16 +91,7 @@ class Start:
     suit: str            # run: the suit
     low: int             # run: lowest position
     high: int            # run: highest position
-
-    def completions(self, ace_low_only: bool) -> tuple[str, ...]:
-        """The real cards that would complete this start."""
-        if self.kind == "set":
-            taken = {SUIT_OF[c] for c in self.cards}
-            return tuple(RANKS[self.value - 1] + s for s in SUITS if s not in taken)
-        if self.high - self.low == 2:
-            return (card_at(self.suit, self.low + 1),)
-        return tuple(card_at(self.suit, p) for p in (self.low - 1, self.high + 1)
-                     if run_span_ok(min(p, self.low), max(p, self.high), ace_low_only))
+    completions: tuple[str, ...]   # the real cards that would complete it
 
     def public(self) -> dict:
         return {"id": self.id, "owner": self.owner, "cards": list(self.cards)}
@@ -108,19 +99,39 @@ class Start:
 
 def make_start(start_id: int, owner: int, cards: tuple[str, str], ace_low_only: bool) -> Start | None:
     """The start formed by two real cards, or None if they form none."""
-    a, b = cards
+    shape = _START_SHAPES[ace_low_only].get(cards)
+    return None if shape is None else Start(start_id, owner, cards, *shape)
+
+
+def _start_shape(a: str, b: str, ace_low_only: bool) -> tuple | None:
+    """(kind, value, suit, low, high, completions) of a start of two real cards, or None."""
     if a == b:
         return None
     if VALUE[a] == VALUE[b]:
-        return Start(start_id, owner, cards, "set", VALUE[a], "", 0, 0)
+        taken = (SUIT_OF[a], SUIT_OF[b])
+        return "set", VALUE[a], "", 0, 0, tuple(a[:-1] + s for s in SUITS if s not in taken)
     if SUIT_OF[a] != SUIT_OF[b]:
         return None
+    suit = SUIT_OF[a]
     for pa in positions(a, ace_low_only):
         for pb in positions(b, ace_low_only):
             low, high = min(pa, pb), max(pa, pb)
             if high - low in (1, 2) and run_span_ok(low, high, ace_low_only):
-                return Start(start_id, owner, cards, "run", 0, SUIT_OF[a], low, high)
+                if high - low == 2:
+                    completions = (card_at(suit, low + 1),)
+                else:
+                    completions = tuple(card_at(suit, p) for p in (low - 1, high + 1)
+                                        if run_span_ok(min(p, low), max(p, high), ace_low_only))
+                return "run", 0, suit, low, high, completions
     return None
+
+
+# Every pair of real cards that forms a start, per ace rule (looked up, not recomputed, while playing).
+_START_SHAPES = {
+    low_only: {(a, b): shape for a in REAL_CARDS for b in REAL_CARDS
+               if (shape := _start_shape(a, b, low_only)) is not None}
+    for low_only in (False, True)
+}
 
 
 @dataclass(frozen=True)
@@ -176,7 +187,7 @@ def complete_start(start: Start, card: str, as_card: str | None, ace_low_only: b
 
     ``as_card`` is what a joker stands for: required in a run, optional in a set.
     """
-    options = start.completions(ace_low_only)
+    options = start.completions
     if card == JOKER:
         if as_card is None:
             if start.kind == "run":

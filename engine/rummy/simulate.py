@@ -112,11 +112,11 @@ class Table:
         if card == JOKER:
             if not partner_starts:
                 return None
-            completions = partner_starts[0].completions(ace_low_only)
+            completions = partner_starts[0].completions
             as_card = next((c for c in completions if not game.is_seen(c)), completions[0])
             return {"type": "complete", "start": partner_starts[0].id, "card": JOKER, "as": as_card}
         for start in partner_starts:
-            if card in start.completions(ace_low_only):
+            if card in start.completions:
                 return {"type": "complete", "start": start.id, "card": card}
         for figure in game.figures:
             if figure.kind == "set":
@@ -133,7 +133,7 @@ class Table:
         hand = self.hands[player]
         while not self.over:
             event = next(filter(None, (self.placement(card, player, [])
-                                       for card in sorted(set(hand), key=lambda c: c == JOKER))), None)
+                                       for card in sorted(dict.fromkeys(hand), key=lambda c: c == JOKER))), None)
             if event is None:
                 real = [c for c in hand if c != JOKER]
                 best = self.best_start(player, [(a, b) for i, a in enumerate(real) for b in real[i + 1:]], len(hand))
@@ -166,7 +166,7 @@ class Table:
             start = make_start(0, player, cards, game.ace_low_only)
             if start is None:
                 continue
-            completions = start.completions(game.ace_low_only)
+            completions = start.completions
             seen = sum(1 for c in completions if game.is_seen(c))
             if seen == len(completions) and hand_size > 2:
                 continue
@@ -180,7 +180,7 @@ class Table:
         game = self.game
         for start in game.open_starts:
             if start.owner == player:
-                for card in start.completions(game.ace_low_only):
+                for card in start.completions:
                     if card in hand:
                         return card
         real = [c for c in hand if c != JOKER]
