@@ -1,0 +1,237 @@
+"""The phone comfort of issue 9: installable (manifest, icons, service worker
+that keeps only static files), awake (Screen Wake Lock on table pages, again
+after the page was hidden; a note once where the page is not secure),
+reconnecting (resync at once after a drop or sleep, said briefly; entries
+while offline refused with a message, never sent later)."""
+from __future__ import annotations
+
+import struct
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+sys.path.insert(0, str(Path(__file__).parent))
+from pages_tour import create_table, visit  # noqa: E402
+
+from engine.randomplay import random_record  # noqa: E402
+from webapp import pwa  # noqa: E402
+
+REFUSED = "Keine Verbindung – deine Eingabe wurde nicht gesendet"
+BACK = "Wieder verbunden – die Anzeige ist aktuell"
+SYNC_LIMIT_MS = 1000
+
+FAKE_WAKE_LOCK = """{
+  // Records what the page asks of the Screen Wake Lock API; the sentinel can be
+  // released as the system does when the page is hidden.
+  window.__wakeRequests = 0;
+  const wakeLock = {request: async type => {
+    window.__wakeRequests += 1;
+    const sentinel = new EventTarget();
+    sentinel.type = type;
+    sentinel.release = async () => sentinel.dispatchEvent(new Event("release"));
+    window.__wakeSentinel = sentinel;
+    return sentinel;
+  }};
+  Object.defineProperty(Navigator.prototype, "wakeLock", {get: () => wakeLock, configurable: true});
+}"""
+
+SET_VISIBILITY = """state => {
+  Object.defineProperty(document, "visibilityState", {value: state, configurable: true});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+def game_table(page, events: int = 6) -> dict:
+    """A Gleich-und-gleich table after ``events`` events; ``page`` holds seat 0."""
+    record = random_record("gleich-und-gleich", {}, 2, 3)
+    table = create_table(page, {"record": {**record, "players": ["Anna", "Ben"], "events": record["events"][:events]}})
+    visit(page, table["seat_url"])
+    return table
+
+
+def version_of(page) -> str:
+    return page.locator("#status .version").inner_text().strip()
+
+
+# --- installable -------------------------------------------------------------
+
+def test_manifest_names_the_app_and_its_icons(page):
+    answer = page.request.get("/manifest.webmanifest")
+    assert answer.status == 200 and answer.headers["content-type"].startswith("application/manifest+json")
+    manifest = answer.json()
+    assert manifest["name"] == "Kartentisch" and manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    pngs = [icon for icon in manifest["icons"] if icon["type"] == "image/png"]
+    assert {"192x192", "512x512"} <= {icon["sizes"] for icon in pngs}
+    assert any("maskable" in icon["purpose"] for icon in pngs), "no maskable icon (Android's adaptive icons)"
+    for icon in manifest["icons"]:
+        image = page.request.get(icon["src"])
+        assert image.status == 200, f"{icon['src']} answered {image.status}"
+        if icon["type"] == "image/png":
+            width, height = png_size(image.body())
+            assert f"{width}x{height}" == icon["sizes"], f"{icon['src']} is {width}x{height}, declared {icon['sizes']}"
+
+
+def test_chrome_finds_the_app_installable(page):
+    visit(page, "/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert not manifest["errors"], f"manifest errors: {manifest['errors']}"
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Playwright's contexts are incognito, where Chrome installs nothing; every other reason counts
+    errors = [error for error in errors if error["errorId"] != "in-incognito"]
+    assert errors == [], f"Chrome would not offer to install: {errors}"
+
+
+def test_service_worker_keeps_static_files_and_never_pages(page):
+    table = game_table(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now controlled by the worker
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    assets = page.evaluate("""() => [document.querySelector("link[rel=stylesheet]").getAttribute("href"),
+                                     document.querySelector("script[src*=comfort]").getAttribute("src")]""")
+    page.context.set_offline(True)
+    fetched = page.evaluate("""async urls => {
+      const out = {};
+      for (const url of urls) {
+        try { out[url] = (await fetch(url)).status; } catch (err) { out[url] = "network error"; }
+      }
+      return out;
+    }""", [*assets, f"/t/{table['id']}", f"/t/{table['id']}/sync?rev=0&phase=play", "/"])
+    page.context.set_offline(False)
+    assert all(fetched[asset] == 200 for asset in assets), f"offline, the static files were not served: {fetched}"
+    pages = {url: status for url, status in fetched.items() if not url.startswith("/static/")}
+    assert set(pages.values()) == {"network error"}, f"offline, a page or the sync was answered: {pages}"
+    cached = page.evaluate("""async () => {
+      const urls = [];
+      for (const name of await caches.keys())
+        for (const request of await (await caches.open(name)).keys()) urls.push(name + " " + new URL(request.url).pathname);
+      return urls;
+    }""")
+    assert cached and all(" /static/" in entry and entry.startswith("kartentisch-static-") for entry in cached), cached
+
+
+def test_service_worker_version_follows_the_static_files(client, tmp_path):
+    answer = client.get("/sw.js")
+    body = answer.get_data(as_text=True)
+    assert answer.headers["Service-Worker-Allowed"] == "/" and "no-cache" in answer.headers["Cache-Control"]
+    assert '"__VERSION__"' not in body and '"__ASSETS__"' not in body
+    assert '"/static/app.css' in body and '"/static/comfort.js' in body
+    (tmp_path / "app.css").write_text("body { color: red }")
+    (tmp_path / "notes.md").write_text("not served to phones")
+    files, before = pwa._static_files.__wrapped__(str(tmp_path))
+    (tmp_path / "app.css").write_text("body { color: blue }")
+    assert files == ("app.css",)
+    assert pwa._static_files.__wrapped__(str(tmp_path))[1] != before, "a changed file must give a new cache version"
+
+
+# --- awake -------------------------------------------------------------------
+
+def test_wake_lock_is_held_on_table_pages_and_taken_again_after_hiding(page):
+    page.add_init_script(FAKE_WAKE_LOCK)
+    visit(page, "/")
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__wakeRequests") == 0, "the start page must not keep the screen on"
+    game_table(page)
+    page.wait_for_function("window.__wakeRequests === 1")
+    page.evaluate(SET_VISIBILITY, "hidden")
+    page.evaluate("window.__wakeSentinel.release()")  # what the browser does to a hidden page
+    page.evaluate(SET_VISIBILITY, "visible")
+    page.wait_for_function("window.__wakeRequests === 2")
+    expect(page.locator("#insecure-note")).to_be_hidden()  # 127.0.0.1 is a secure context
+
+
+@pytest.fixture
+def insecure_page(browser_type, browser_type_launch_args, phone_device, base_url):
+    """A phone reaching the live server by a plain-HTTP name (not localhost):
+    no secure context, so no wake lock, as on a LAN address."""
+    port = base_url.rsplit(":", 1)[1]
+    args = [*browser_type_launch_args.get("args", []), "--host-resolver-rules=MAP kartentisch.test 127.0.0.1"]
+    browser = browser_type.launch(**{**browser_type_launch_args, "args": args})
+    context = browser.new_context(**phone_device, base_url=f"http://kartentisch.test:{port}")
+    yield context.new_page()
+    browser.close()
+
+
+def test_plain_http_explains_the_missing_wake_lock_once(insecure_page, page):
+    visit(insecure_page, "/")
+    assert insecure_page.evaluate("window.isSecureContext") is False
+    expect(insecure_page.locator("#insecure-note")).to_be_hidden()  # only where a game lies on the table
+    seat_url = game_table(page)["seat_url"]
+    page = insecure_page
+    visit(page, urlsplit(seat_url).path)
+    note = page.locator("#insecure-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("./kt run --https")
+    note.get_by_role("button").click()
+    expect(note).to_be_hidden()
+    page.reload()
+    page.wait_for_timeout(300)
+    expect(note).to_be_hidden()
+
+
+# --- reconnecting ------------------------------------------------------------
+
+def undo_by_api(page, table: dict, version: int) -> None:
+    """Another phone takes the last entry back (through the API, with its token)."""
+    answer = page.request.post(f"/api/tables/{table['id']}/undo", data={"version": version},
+                               headers={"Authorization": f"Bearer {table['token']}"})
+    assert answer.status == 200, answer.text()
+
+
+def test_an_entry_made_offline_is_refused_and_never_sent_later(page):
+    game_table(page, events=6)
+    posts = []
+    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Zurücknehmen").click()
+    banner = page.locator("#comfort")
+    expect(banner).to_have_text(REFUSED)
+    expect(banner).to_have_attribute("role", "status")
+    page.context.set_offline(False)
+    expect(banner).to_have_text(BACK, timeout=3000)
+    page.wait_for_timeout(800)
+    assert posts == [], f"an entry made offline was sent later: {posts}"
+    assert version_of(page) == "v6"
+
+
+def test_a_request_that_fails_on_the_way_is_reported(page):
+    game_table(page, events=6)
+    page.route("**/undo", lambda route: route.abort("connectionreset"))
+    page.get_by_role("button", name="Zurücknehmen").click()
+    expect(page.locator("#comfort")).to_have_text(REFUSED)
+    page.unroute("**/undo")
+    expect(page.locator("#comfort")).to_have_text(BACK, timeout=3000)  # the next sync answered
+    assert version_of(page) == "v6"
+
+
+def test_back_online_the_page_resyncs_at_once_and_says_so(page):
+    table = game_table(page, events=6)
+    page.context.set_offline(True)
+    expect(page.locator("#comfort")).to_be_visible()
+    undo_by_api(page, table, 6)  # meanwhile another phone changed the game (API calls are not offline)
+    page.wait_for_timeout(700)
+    assert version_of(page) == "v6"
+    page.context.set_offline(False)
+    page.wait_for_function("document.querySelector('#status .version').textContent.trim() === 'v7'",
+                           polling="raf", timeout=SYNC_LIMIT_MS)
+    expect(page.locator("#comfort")).to_have_text(BACK)
+    expect(page.locator("#comfort")).to_be_hidden(timeout=5000)  # briefly
+
+
+def test_after_sleep_the_page_resyncs_when_visible_and_says_so(page):
+    table = game_table(page, events=6)
+    page.evaluate(SET_VISIBILITY, "hidden")
+    undo_by_api(page, table, 6)
+    page.evaluate(SET_VISIBILITY, "visible")
+    page.wait_for_function("document.querySelector('#status .version').textContent.trim() === 'v7'",
+                           polling="raf", timeout=SYNC_LIMIT_MS)
+    expect(page.locator("#comfort")).to_have_text(BACK)
