@@ -104,7 +104,7 @@ class GemeinsameSache(Game):
 
     @property
     def figures(self) -> tuple[Figure, ...]:
-        return tuple(self._figures[i] for i in sorted(self._figures))
+        return tuple(self._figures.values())
 
     @property
     def pickup(self) -> str | None:
@@ -356,7 +356,7 @@ class GemeinsameSache(Game):
         figure = complete_start(start, card, as_card, self.ace_low_only)
         self._take_from_hand(player, card)
         del self._starts[start.id]
-        self._figures[figure.id] = figure
+        self._figures = dict(sorted({**self._figures, figure.id: figure}.items()))   # kept in id order
         effect = {"type": "complete", "player": player, "start": start.id, "card": card, "as": as_card,
                   "figure": figure.public()}
         return self._check_win(effect)
