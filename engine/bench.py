@@ -1,9 +1,10 @@
 """``python -m engine bench``: events applied per second, the replay time of a long
 game, and (Gemeinsame Sache) simulated games per second.
 
-The machine is shared and noisy: every figure is a median over repeats, and a
-fixed pure-Python loop measured in the same run is reported as the baseline, so
-results can be compared as ratios across runs and machines.
+The machine is shared and noisy: times are CPU time of this process (what one
+core spends, not the wall clock of a busy machine), every figure is a median over
+repeats, and a fixed pure-Python loop measured in the same run is reported as the
+baseline, so results can be compared as ratios across runs and machines.
 """
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ LONG_GAME_EVENTS = 300
 def median_seconds(fn, repeats: int) -> float:
     times = []
     for _ in range(repeats):
-        started = time.perf_counter()
+        started = time.process_time()
         fn()
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
     return statistics.median(times)
 
 
