@@ -206,10 +206,6 @@ class GemeinsameSache(Game):
         return [{"action": "lay-off", "figure": figure.id, "end": end, "as": None}
                 for end, c in ends.items() if c == card][:1]
 
-    def can_lay(self, card: str, player: int) -> bool:
-        """Whether ``card`` could go onto the table for ``player`` this turn."""
-        return bool(self.fits(card, player))
-
     def _open_starts_of(self, player: int) -> int:
         return sum(1 for s in self._starts.values() if s.owner == player)
 

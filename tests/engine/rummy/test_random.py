@@ -10,7 +10,7 @@ from engine.rummy.simulate import Table
 
 from .helpers import card_count
 
-GAMES = 60
+GAMES = 2000
 OPTION_CYCLE = [{"level": "normal"}, {"draw_pile": 33}, {"level": "schwer"}, {"draw_pile": 8},
                 {"level": "leicht", "max_starts": 3}, {"draw_pile": 26, "ace_low_only": True}]
 
