@@ -23,7 +23,7 @@ Effects (``apply`` returns them; every one has ``type`` and ``player``):
 
 Any effect that ends a turn also carries: ``robin_flocks`` (list of flocks as
 above, when RobinBird's turn ended), ``game_over`` (``{"reason", "winners"}``),
-``round_over`` (``{"emptied_by", "dealer", "discarded": {seat: n}}``) and
+``round_over`` (``{"emptied_by", "dealer", "discarded": [cards per seat]}``) and
 ``next_turn`` (seat) when play goes on. ``refill_skipped`` /
 ``robin_rows_skipped`` tell that no card was left to turn up.
 """
@@ -157,17 +157,18 @@ class BirdGame(Game):
         elif phase == "deal":
             reshuffle = self.draw < HAND_SIZE * len(self.players)
             choices.update(dealer=self.dealer, reshuffle=reshuffle,
-                           robin_hand=HAND_SIZE if self.solo else 0, cards=self._turnable_cards(reshuffle))
+                           robin_hand=HAND_SIZE if self.solo else 0, cards=self.turnable_cards(reshuffle))
         else:  # refill, robin-draw: a card turned up
             reshuffle = self.draw == 0
             choices.update(row=self.refill_row if phase == "refill" else self.robin_row,
-                           reshuffle=reshuffle, cards=self._turnable_cards(reshuffle))
+                           reshuffle=reshuffle, cards=self.turnable_cards(reshuffle))
             if phase == "refill":
                 choices["sides"] = list(SIDES)
         return choices
 
-    def _turnable_cards(self, reshuffle: bool) -> dict:
-        """Cards that can still be turned up, with how many copies could be."""
+    def turnable_cards(self, reshuffle: bool = False) -> dict:
+        """Cards that can still be turned up (from the draw pile, or after shuffling
+        the discard pile in), with how many copies could be."""
         pool = tuple(h + d for h, d in zip(self.hidden, self.discard_known)) if reshuffle else self.hidden
         return {card: n for card, n in zip(self.ruleset.cards, pool) if n > 0}
 
@@ -206,6 +207,13 @@ class BirdGame(Game):
     def setup_draft(self, dealer: int = 0) -> SetupDraft:
         """A wizard that builds the ``setup`` event card by card (setup.py)."""
         return SetupDraft(self.ruleset, len(self.players), self.options, dealer)
+
+    def catalogue(self) -> dict:
+        """Labels and sizes for the screens: species in table order, card labels."""
+        rs = self.ruleset
+        return {"species": [{"species": s.id, "label": s.label, "cards": list(s.cards), "small": s.small,
+                             "big": s.big, "count": sum(rs.card_counts[c] for c in s.cards)} for s in rs.species],
+                "cards": dict(rs.card_labels), "distinct_to_win": rs.distinct_to_win}
 
     def flock_size(self, species_id: str, count: int) -> str | None:
         """"small", "big" or None for a flock of ``count`` cards of a species."""
@@ -569,13 +577,11 @@ class BirdGame(Game):
 
     def _round_end(self, player: int, effect: dict) -> None:
         """Records.md detail 3: the other hands are discarded; the emptier deals next."""
-        discarded = {}
-        for seat in range(len(self.players)):
-            if seat != player and self.hands[seat]:
-                discarded[seat] = self.hands[seat]
-                self.discard += self.hands[seat]
-                self.discard_known = add_counts(self.discard_known, self.known[seat], self.ruleset.card_index)
         n = len(self.players)
+        discarded = list(self.hands)
+        self.discard += sum(discarded)
+        for seat in range(n):
+            self.discard_known = add_counts(self.discard_known, self.known[seat], self.ruleset.card_index)
         self.hands, self.known, self.void = (0,) * n, ((),) * n, (frozenset(),) * n
         self.dealer = self.turn = player
         effect["round_over"] = {"emptied_by": player, "dealer": player, "discarded": discarded}

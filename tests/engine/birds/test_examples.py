@@ -1,7 +1,7 @@
 """The worked examples of both rule texts as scenarios, and the knowledge rules."""
 import pytest
 
-from engine import IllegalEvent, InvalidRecord, new_game, replay
+from engine import Awaiting, IllegalEvent, InvalidRecord, new_game, replay
 
 GUG_ROWS = [["4", "K", "9"], ["A", "5", "J"], ["Q", "7", "10"], ["2", "6", "8"]]
 BIRD_ROWS = [["owl", "duck", "robin"], ["parrot", "magpie", "reed-warbler"],
@@ -78,7 +78,7 @@ def test_carla_wins_with_two_triples():
     quiet_turn(game, ["2"], 2, draw=True, flock=["5", "5", "6", "6", "5", "6", "5"])
     quiet_turn(game, ["4"], 1, draw=True)
     effect = quiet_turn(game, ["A"], 2, draw=True, flock=["J", "J"])
-    assert effect["round_over"] == {"emptied_by": 0, "dealer": 0, "discarded": {1: 10}}
+    assert effect["round_over"] == {"emptied_by": 0, "dealer": 0, "discarded": [0, 10]}
     game.apply({"type": "deal"})
     assert game.state()["round"] == 2 and game.awaiting.kind == "play" and game.turn == 0
     quiet_turn(game, ["A"], 2, draw=True, flock=["6", "5", "5", "6", "6"])
@@ -88,6 +88,15 @@ def test_carla_wins_with_two_triples():
     assert effect["game_over"] == {"reason": "two-triples", "winners": [0]}
     assert game.outcome().reason == "two-triples" and game.awaiting is None
     refused(game, {"type": "play", "cards": ["A"], "row": 0, "side": "right"}, "game-over")
+
+
+def test_catalogue_and_turnable_cards():
+    game = started("gleich-und-gleich", ["Anna", "Ben"], GUG_ROWS, ["Q", "J"], options={"rarer_faces": True})
+    species = game.catalogue()["species"]
+    assert [s["label"] for s in species] == ["A–2", "3–4", "5–6", "7–8", "9–10", "Bube", "Dame", "König"]
+    assert (species[6]["small"], species[6]["big"], species[6]["count"]) == (3, 4, 8)
+    assert species[0]["count"] == 16 and game.catalogue()["cards"]["K"] == "König"
+    assert game.turnable_cards()["Q"] == 8 - 2 and game.turnable_cards()["4"] == 8 - 1
 
 
 def test_fast_variant_wins_with_six_species_and_rarer_faces_need_three():
@@ -193,7 +202,7 @@ def test_robinbird_empties_her_hand_ends_the_round_and_deals():
         game.apply({"type": "robin-draw", "card": card})
     effect = game.apply({"type": "robin-draw", "card": "magpie"})
     assert [f["species"] for f in effect["robin_flocks"]] == ["flamingo", "owl", "toucan"]
-    assert effect["round_over"]["emptied_by"] == 1 and game.awaiting == game.awaiting.__class__("deal", 1)
+    assert effect["round_over"]["emptied_by"] == 1 and game.awaiting == Awaiting("deal", 1)
     refused(game, {"type": "deal"}, "missing-field")
     refused(game, {"type": "deal", "robin_hand": ["flamingo"] * 8}, "card-exhausted")
     game.apply({"type": "deal", "robin_hand": ["duck"] * 8})

@@ -76,7 +76,7 @@ def test_legal_choices_name_the_next_step():
             if choices["kind"] == "flock" and event["type"] == "flock":
                 species = {c["species"] for c in choices["species"]}
                 assert game.ruleset.species_of[event["cards"][0]] in species
-            game.apply(event)
+            assert json.loads(json.dumps(game.apply(event)))["type"] == event["type"]
         assert game.legal_choices() == {"kind": None, "player": None, "over": True}
     assert kinds == {"setup", "play", "draw", "flock", "refill", "robin-draw", "deal"}
 
