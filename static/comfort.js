@@ -21,7 +21,8 @@
 
   function lostConnection(isEntry) {
     disconnected = true;
-    say(isEntry ? "refused" : "offline");
+    const refusalShown = !banner.hidden && banner.dataset.kind === "refused";
+    if (isEntry || !refusalShown) say(isEntry ? "refused" : "offline");  // a refusal stays until back online
   }
 
   // --- connection: refuse entries while offline, report the resync -------------
