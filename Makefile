@@ -4,3 +4,9 @@ KT_COMMANDS := run test test-postgres setup i18n-extract i18n-update i18n-compil
 .PHONY: $(KT_COMMANDS)
 $(KT_COMMANDS):
 	./kt $@
+
+# Benchmarks (not tests): engine, server under load (SQLite and PostgreSQL), browser;
+# writes docs/performance.md and bench/results.json. About 10 minutes.
+.PHONY: bench
+bench:
+	RATELIMIT_ENABLED=false .venv/bin/python -m bench

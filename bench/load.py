@@ -5,8 +5,9 @@ Each phone polls the table's sync URL every 500 ms as the page does
 cookie; 204 while nothing changed, the changed regions otherwise, after which
 it polls with the new revision). Each table gets one entry every few seconds
 (uniformly 2–4 s), the next event of a random legal record, through
-``POST /api/tables/<id>/events``. A bare route (``/_bench/bare``) is polled at
-the same time, so its latency is the baseline of this very run.
+``POST /api/tables/<id>/events``. Baseline phones (one per 20 phones, at least
+5) poll the bare route (``/_bench/bare``) the same way at the same time, so
+they queue like the phones do and their latency is the baseline of this run.
 
 Bounded: a fixed number of tables, a fixed duration, no retries; every
 request has a timeout. The client is one asyncio process (aiohttp) on the same
@@ -28,17 +29,17 @@ import aiohttp
 
 from engine.randomplay import random_record
 
-from .wsgi import BARE_PATH
+from .bare import BARE_PATH
 
 PHONES_PER_TABLE = 5
 POLL_SECONDS = 0.5
 ENTRY_SECONDS = (2.0, 4.0)
-BARE_PER_SECOND = 40
+BARE_SHARE = 20  # one baseline phone (polling the bare route) per this many real phones, at least 5
 REQUEST_TIMEOUT = 10
 WARMUP_SECONDS = 5  # connections opened, caches filled: not measured
 SETUP_CONCURRENCY = 8
 RECORD_POOL = 12
-GAMES = (("gleich-und-gleich", 5), ("cubirds", 5), )
+GAMES = (("gleich-und-gleich", 5), ("cubirds", 5), ("gemeinsame-sache", 2))  # two seats, three phones watching
 REVISION = re.compile(r"[?&;]rev=(\d+)")
 
 
@@ -211,8 +212,9 @@ class Run:
                 self.entry.error(sent, type(err).__name__)
             due = max(due + self.random.uniform(*ENTRY_SECONDS), time.perf_counter())
 
-    async def baseline(self) -> None:
-        due = self.started
+    async def bare_phone(self) -> None:
+        """Polls the bare route exactly as a phone polls its table: the baseline."""
+        due = self.started + self.random.uniform(0, POLL_SECONDS)
         while await self._wait_until(due):
             sent = time.perf_counter()
             try:
@@ -222,7 +224,11 @@ class Run:
                     self.bare.add(sent, took) if answer.status == 200 else self.bare.error(sent, f"HTTP {answer.status}")
             except (aiohttp.ClientError, asyncio.TimeoutError) as err:
                 self.bare.error(sent, type(err).__name__)
-            due += 1 / BARE_PER_SECOND
+            due = max(due + POLL_SECONDS, time.perf_counter())
+
+
+def bare_phones(tables: int) -> int:
+    return max(5, tables * PHONES_PER_TABLE // BARE_SHARE)
 
 
 async def _load(base: str, tables: int, seconds: float, seed: int, cpu_of_server) -> dict:
@@ -242,8 +248,8 @@ async def _load(base: str, tables: int, seconds: float, seed: int, cpu_of_server
             return cpu_of_server(), time.process_time(), time.perf_counter()
 
         tasks = [run.phone(t, p) for t in drivers for p in t.phones] + [run.table(t) for t in drivers]
-        *_, (server_cpu, client_cpu, measured_from) = await asyncio.gather(
-            *tasks, run.baseline(), counters_after_warmup())
+        tasks += [run.bare_phone() for _ in range(bare_phones(tables))]
+        *_, (server_cpu, client_cpu, measured_from) = await asyncio.gather(*tasks, counters_after_warmup())
         elapsed = time.perf_counter() - measured_from
         server_cpu, client_cpu = cpu_of_server() - server_cpu, time.process_time() - client_cpu
     return summarise(run, tables, seconds, elapsed, setup_seconds, server_cpu, client_cpu)

@@ -1,82 +1,98 @@
-"""Profile the hot requests in one process (pyinstrument): the unchanged sync
-(204), the changed sync (regions), an entry through the API, the bare route.
+"""The hot requests in one process, without concurrency: the bare route, the
+unchanged sync (204), the changed sync (the regions), an entry through the API.
 
-    python -m bench.profile [--requests N] [--html DIR]
+``costs()`` gives the median milliseconds per request of each (medians over
+batches, the bare route measured in the same run as the yardstick);
+``python -m bench.profile`` shows where the time goes (pyinstrument).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import statistics
 import tempfile
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
-
-from pyinstrument import Profiler
 
 from engine.randomplay import random_record
 
 REVISION = re.compile(r"[?&;]rev=(\d+)")
+BATCHES = 5
 
 
-def _app(directory: str):
-    import os
-    os.environ["RATELIMIT_ENABLED"] = "false"
-    from .wsgi import app
-    return app
-
-
-def _table(client, record: dict) -> tuple[str, str]:
-    created = client.post("/api/tables", json={"game": record["game"], "options": record["options"],
-                                               "name": record["players"][0]}).get_json()
-    for name in record["players"][1:]:
-        client.post(f"/api/tables/{created['id']}/seats", json={"join_code": created["join_code"], "name": name})
-    client.post(f"/api/tables/{created['id']}/start", headers={"Authorization": f"Bearer {created['token']}"})
-    client.get(created["seat_url"])
-    return created["id"], created["token"]
-
-
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.profile", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requests", type=int, default=300, help="requests per kind (default 300)")
-    parser.add_argument("--html", type=Path, help="also write one pyinstrument HTML page per kind here")
-    args = parser.parse_args(argv)
+@contextmanager
+def request_kinds():
+    """``{kind: make one request}`` on a started Cubirds table of five, in a throwaway SQLite database."""
     with tempfile.TemporaryDirectory() as directory:
-        import os
         os.environ["DATABASE_URL"] = f"sqlite:///{directory}/profile.sqlite3"
-        client = _app(directory).test_client()
+        os.environ["RATELIMIT_ENABLED"] = "false"
+        from webapp import create_app
+
+        from .bare import BARE_PATH, add_bare_route
+
+        client = add_bare_route(create_app()).test_client()
         record = random_record("cubirds", {}, 5, 1)
-        table_id, token = _table(client, record)
-        auth = {"Authorization": f"Bearer {token}"}
-        events = iter(record["events"])
-        version = [0]
+        created = client.post("/api/tables", json={"game": "cubirds", "options": record["options"],
+                                                   "name": record["players"][0]}).get_json()
+        table_id, auth = created["id"], {"Authorization": f"Bearer {created['token']}"}
+        for name in record["players"][1:]:
+            client.post(f"/api/tables/{table_id}/seats", json={"join_code": created["join_code"], "name": name})
+        client.post(f"/api/tables/{table_id}/start", headers=auth)
+        client.get(created["seat_url"])
+        events, version = iter(record["events"]), [0]
 
         def enter():
             answer = client.post(f"/api/tables/{table_id}/events", headers=auth,
                                  json={"event": next(events), "version": version[0], "key": uuid.uuid4().hex})
-            assert answer.status_code == 200, answer.get_json()
+            if answer.status_code != 200:
+                raise RuntimeError(f"entry refused: {answer.get_json()}")
             version[0] += 1
 
-        def revision() -> int:
-            return int(REVISION.search(client.get(f"/t/{table_id}/sync?rev=-1&phase=play").get_data(True)).group(1))
+        def sync(rev) -> object:
+            return client.get(f"/t/{table_id}/sync?rev={rev}&phase=play", headers={"HX-Request": "true"})
 
-        current = revision()
-        kinds = {
-            "bare": lambda: client.get("/_bench/bare"),
-            "sync 204": lambda: client.get(f"/t/{table_id}/sync?rev={current}&phase=play", headers={"HX-Request": "true"}),
-            "sync 200": lambda: client.get(f"/t/{table_id}/sync?rev=-1&phase=play", headers={"HX-Request": "true"}),
-            "entry": enter,
-        }
-        count = min(args.requests, len(record["events"]) - 1)
+        revision = REVISION.search(sync(-1).get_data(True)).group(1)
+        yield {"bare": lambda: client.get(BARE_PATH), "sync 204": lambda: sync(revision),
+               "sync 200": lambda: sync(-1), "entry": enter}, len(record["events"])
+
+
+def costs(requests: int = 200) -> dict:
+    """Median ms per request of each kind, and its ratio to the bare route."""
+    result = {}
+    with request_kinds() as (kinds, events):
+        per_batch = max(1, min(requests, events - 1) // BATCHES)
+        for kind, request in kinds.items():
+            times = []
+            for _ in range(BATCHES):
+                started = time.perf_counter()
+                for _ in range(per_batch):
+                    request()
+                times.append((time.perf_counter() - started) / per_batch * 1000)
+            result[kind] = {"ms": round(statistics.median(times), 3), "requests": per_batch * BATCHES}
+    for figures in result.values():
+        figures["per_bare"] = round(figures["ms"] / result["bare"]["ms"], 2)
+    return result
+
+
+def main(argv=None) -> None:
+    from pyinstrument import Profiler
+
+    parser = argparse.ArgumentParser(prog="python -m bench.profile", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=200, help="requests per kind (default 200)")
+    parser.add_argument("--html", type=Path, help="also write one pyinstrument HTML page per kind here")
+    args = parser.parse_args(argv)
+    with request_kinds() as (kinds, events):
+        count = min(args.requests, events - 1)
         for kind, request in kinds.items():
             profiler = Profiler(interval=0.0005)
-            started = time.perf_counter()
             with profiler:
                 for _ in range(count):
                     request()
-            per_request = (time.perf_counter() - started) / count * 1000
-            print(f"\n===== {kind}: {per_request:.2f} ms per request (in-process, {count} requests)")
-            print(profiler.output_text(unicode=True, color=False, show_all=False, short_mode=True)[:6000])
+            print(f"\n===== {kind}: {count} requests")
+            print(profiler.output_text(unicode=True, color=False, short_mode=True))
             if args.html:
                 args.html.mkdir(parents=True, exist_ok=True)
                 (args.html / f"{kind.replace(' ', '-')}.html").write_text(profiler.output_html())

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import psycopg
 
-from .wsgi import BARE_PATH
+from .bare import BARE_PATH
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES_ADMIN = os.environ.get("KT_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")

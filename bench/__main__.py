@@ -1,0 +1,110 @@
+"""``python -m bench`` (``make bench``): every benchmark, figures into docs/performance.md.
+
+1. the engine (``python -m engine bench``),
+2. the cost of each kind of request in one process (no concurrency),
+3. the server under a game-night load at 10, 100 and 300 tables, SQLite and
+   PostgreSQL, each against a fresh gunicorn and a throwaway database,
+4. a real browser: page weight and the propagation of an entry.
+
+The raw figures go to bench/results.json, the tables between the markers in
+docs/performance.md (the text around them is kept).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+from engine import bench as engine_bench
+
+from . import browser, profile, report
+from .load import run_load
+from .server import gunicorn
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results.json"
+DOC = ROOT / "docs" / "performance.md"
+PARTS = {"engine", "costs", "load", "browser"}
+SECONDS_AT = {10: 20, 100: 30, 300: 15}  # measured seconds per size (after 5 s warm-up)
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"table counts are whole numbers separated by commas, not {text!r}") from None
+    if not sizes or min(sizes) < 1 or max(sizes) > 1000:
+        raise argparse.ArgumentTypeError(f"table counts must be between 1 and 1000, not {text!r}")
+    return sizes
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="short runs (a smoke test of the benchmark itself)")
+    parser.add_argument("--tables", type=_sizes, default=sorted(SECONDS_AT), help="table counts (default 10,100,300)")
+    parser.add_argument("--databases", default="sqlite,postgres", help="sqlite and/or postgres (default both)")
+    parser.add_argument("--skip", default="", help="comma-separated parts to leave out: " + ", ".join(sorted(PARTS)))
+    parser.add_argument("--no-write", action="store_true", help="print the figures, leave the files alone")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    databases = [d.strip() for d in args.databases.split(",") if d.strip()]
+    skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    if unknown := set(databases) - {"sqlite", "postgres"}:
+        parser.error(f"--databases: unknown {', '.join(sorted(unknown))} (sqlite, postgres)")
+    if unknown := skip - PARTS:
+        parser.error(f"--skip: unknown {', '.join(sorted(unknown))} ({', '.join(sorted(PARTS))})")
+    started = time.perf_counter()
+    results = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": _machine(),
+               "command": " ".join(["python -m bench", *(sys.argv[1:] if argv is None else argv)]),
+               "load_average_before": os.getloadavg()[0]}
+    if "engine" not in skip:
+        _say("engine")
+        results["engine"] = engine_bench.run(args.quick)
+    if "costs" not in skip:
+        _say("cost per request in one process")
+        results["costs"] = profile.costs(100 if args.quick else 300)
+    if "load" not in skip:
+        results["load"] = []
+        for database in databases:
+            for tables in args.tables:
+                seconds = 5 if args.quick else SECONDS_AT.get(tables, 20)
+                _say(f"load: {tables} tables × 5 phones, {database}, {seconds} s")
+                with gunicorn(database) as server:
+                    figures = run_load(server.url, tables, seconds, cpu_of_server=server.cpu_seconds)
+                results["load"].append({"database": database} | figures)
+                _say(report.load_line(results["load"][-1]))
+    if "browser" not in skip:
+        _say("browser: page weight and propagation (Chromium, SQLite)")
+        with gunicorn("sqlite") as server:
+            results["browser"] = browser.measure(server.url, entries=10 if args.quick else browser.PROPAGATION_ENTRIES)
+    results["load_average_after"] = os.getloadavg()[0]
+    results["total_seconds"] = round(time.perf_counter() - started)
+    text = report.markdown(results)
+    print(text)
+    if not args.no_write:
+        RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+        report.write_into(DOC, text)
+        _say(f"written: {RESULTS.relative_to(ROOT)}, {DOC.relative_to(ROOT)}")
+    return 0
+
+
+def _machine() -> str:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor() or "?")
+    return f"{os.cpu_count()} cores ({cpu}), {platform.python_implementation()} {platform.python_version()}, {platform.system()}"
+
+
+def _say(text: str) -> None:
+    print(f"[bench] {text}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""The benchmark figures as Markdown, and their place in docs/performance.md."""
+from __future__ import annotations
+
+from pathlib import Path
+
+BEGIN = "<!-- bench:begin (written by `make bench`; edit the text outside these markers) -->"
+END = "<!-- bench:end -->"
+TARGETS = {"events_per_second": 50_000, "replay_ms": 10, "entry_p95": 25, "entry_per_bare": 4,
+           "sync_p95": 10, "sync_per_bare": 2, "propagation_p95": 1000, "first_load_bytes": 50_000,
+           "first_load_requests": 6, "entry_bytes": 5_000}
+
+
+def _mark(ok: bool) -> str:
+    return "✓" if ok else "✗"
+
+
+def load_line(run: dict) -> str:
+    e, s, b = run["entry"], run["sync"], run["bare"]
+    return (f"{run['database']} {run['tables']} tables: entry p95 {e.get('p95')} ms, sync p95 {s.get('p95')} ms, "
+            f"bare p95 {b.get('p95')} ms, {run['requests_per_second']} req/s, errors {run['errors']}")
+
+
+def _engine(engine: dict) -> list[str]:
+    lines = ["### Engine", "",
+             f"Baseline loop (fixed pure-Python work, same run): {engine['baseline_ms']} ms. Medians of repeats.", "",
+             "| game | events/s | events per baseline loop | long game | its replay | targets |",
+             "|---|---:|---:|---:|---:|---|"]
+    for game in engine["games"]:
+        if not game["available"]:
+            lines.append(f"| {game['game']} | not available ({game['why']}) | | | | |")
+            continue
+        ok = (_mark(game["events_per_second"] >= TARGETS["events_per_second"]) + " ≥ 50,000/s, "
+              + _mark(game["long_game_replay_ms"] <= TARGETS["replay_ms"]) + " ≤ 10 ms")
+        lines.append(f"| {game['game']} | {game['events_per_second']:,} | {game['events_per_baseline']:,} | "
+                     f"{game['long_game_events']} events | {game['long_game_replay_ms']} ms | {ok} |")
+    sim = engine["rummy_simulation"]
+    if sim.get("available"):
+        lines += ["", f"Gemeinsame Sache, simulated: **{sim['games_per_second']} games/s** on one process "
+                      f"({sim['games']} games, draw pile 22)."]
+    return lines + [""]
+
+
+def _costs(costs: dict) -> list[str]:
+    lines = ["### Cost per request, one process", "",
+             "The Flask app in one process without concurrency (test client, SQLite in a temporary folder): "
+             "median ms per request over batches, and the ratio to the bare route in the same run. "
+             "This is the CPU a host pays per request, free of queueing.", "",
+             "| request | ms | × bare |", "|---|---:|---:|"]
+    lines += [f"| {kind} | {figures['ms']} | {figures['per_bare']} |" for kind, figures in costs.items()]
+    return lines + [""]
+
+
+def _p(figures: dict) -> str:
+    return f"{figures.get('p50', '–')} / {figures.get('p95', '–')} / {figures.get('p99', '–')}"
+
+
+def _load(runs: list[dict]) -> list[str]:
+    lines = ["### Server under a game-night load", "",
+             "gunicorn 2 workers × 4 threads (what `python -m webapp` starts) and the load generator share "
+             "this machine's cores. Latencies in ms as p50 / p95 / p99, measured after a 5 s warm-up; "
+             "*bare* is `/_bench/bare` (Flask, same server, same run); ×bare is p95 ÷ bare p95.", "",
+             "| db | tables (phones) | req/s | entry | sync (all) | sync 204 | sync 200 | bare | "
+             "entry ×bare | sync ×bare | errors | server CPU | CPU ms/req | client CPU, late p95 | load avg |",
+             "|---|---:|---:|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|"]
+    for run in runs:
+        lines.append(
+            f"| {run['database']} | {run['tables']} ({run['phones']}) | {run['requests_per_second']} | "
+            f"{_p(run['entry'])} | {_p(run['sync'])} | {_p(run['sync_204'])} | {_p(run['sync_200'])} | "
+            f"{_p(run['bare'])} | {run['entry'].get('p95_per_bare', '–')} | {run['sync'].get('p95_per_bare', '–')} | "
+            f"{run['errors']} | {run['server_cpu_percent']} % | {run['server_cpu_ms_per_request']} | "
+            f"{run['client_cpu_percent']} %, {run['client_late_p95_ms']} ms | {run['load_average']:.1f} |")
+    lines += ["", "Requests counted: entries " + ", ".join(
+        f"{r['database']}/{r['tables']}: {r['entry']['count']} entries, {r['sync']['count']} syncs"
+        + (f" (errors: {r['entry']['error_kinds'] | r['sync']['error_kinds'] | r['bare']['error_kinds']})"
+           if r["errors"] else "")
+        for r in runs) + ".", ""]
+    for run in runs:
+        if run["tables"] == 100:
+            e, s = run["entry"], run["sync"]
+            lines.append(
+                f"Targets at 100 tables, {run['database']}: entry p95 {e.get('p95')} ms "
+                f"{_mark(e.get('p95', 1e9) <= TARGETS['entry_p95'])} ≤ 25 ms, "
+                f"{e.get('p95_per_bare')}× bare {_mark(e.get('p95_per_bare', 1e9) <= TARGETS['entry_per_bare'])} ≤ 4×; "
+                f"sync p95 {s.get('p95')} ms {_mark(s.get('p95', 1e9) <= TARGETS['sync_p95'])} ≤ 10 ms, "
+                f"{s.get('p95_per_bare')}× bare {_mark(s.get('p95_per_bare', 1e9) <= TARGETS['sync_per_bare'])} ≤ 2×; "
+                f"errors {run['errors']} {_mark(run['errors'] == 0)}.")
+    return lines + [""]
+
+
+def _browser(result: dict) -> list[str]:
+    w, prop = result["page_weight"], result["propagation"]
+    first, entry = w["first_load"], w["entry"]
+    lines = ["### In the browser (Chromium, emulated Pixel 7, SQLite)", "",
+             "Bytes as transferred (compressed bodies plus headers), from the DevTools protocol; "
+             "cache hits are not counted.", "",
+             "| what | requests | received | sent |", "|---|---:|---:|---:|",
+             f"| first load of the table page (empty cache) | {first['requests']} | {first['down_bytes']:,} B | {first['up_bytes']:,} B |",
+             f"| the page opened again (static files cached) | {w['warm_load']['requests']} | {w['warm_load']['down_bytes']:,} B | {w['warm_load']['up_bytes']:,} B |",
+             f"| an entry (median of {entry['samples']}) | {entry['requests']:g} | {entry['down_bytes']:,.0f} B | {entry['up_bytes']:,.0f} B |",
+             f"| the other phone's poll that brings it | {w['changed_poll']['requests']:g} | {w['changed_poll']['down_bytes']:,.0f} B | {w['changed_poll']['up_bytes']:,.0f} B |",
+             f"| an idle poll (204) | 1 | {w['idle_poll']['down_bytes']:,} B | {w['idle_poll']['up_bytes']:,} B |",
+             "", f"First load files: {', '.join(first['paths'])}.", "",
+             f"Targets: first load {first['down_bytes'] / 1000:.1f} KB {_mark(first['down_bytes'] <= TARGETS['first_load_bytes'])} ≤ 50 KB, "
+             f"{first['requests']} requests {_mark(first['requests'] <= TARGETS['first_load_requests'])} ≤ 6; "
+             f"an entry {(entry['down_bytes'] + entry['up_bytes']) / 1000:.1f} KB both ways "
+             f"{_mark(entry['down_bytes'] + entry['up_bytes'] <= TARGETS['entry_bytes'])} ≤ 5 KB.", "",
+             f"Propagation (entry on one phone until the other phone's page shows it, {prop['entries']} entries, "
+             f"idle server): p50 {prop['p50_ms']} ms, p95 **{prop['p95_ms']} ms** "
+             f"{_mark(prop['p95_ms'] <= TARGETS['propagation_p95'])} ≤ 1 s, max {prop['max_ms']} ms.", ""]
+    return lines
+
+
+def markdown(results: dict) -> str:
+    lines = [BEGIN, "", f"Run of {results['date']} on {results['machine']}: `{results['command']}`, "
+             f"{results['total_seconds']} s; load average (1 min) {results['load_average_before']:.1f} before, "
+             f"{results['load_average_after']:.1f} after (other work on the machine).", ""]
+    if "engine" in results:
+        lines += _engine(results["engine"])
+    if "costs" in results:
+        lines += _costs(results["costs"])
+    if results.get("load"):
+        lines += _load(results["load"])
+    if "browser" in results:
+        lines += _browser(results["browser"])
+    return "\n".join(lines + [END]) + "\n"
+
+
+def write_into(doc: Path, text: str) -> None:
+    """Replace the marked block of ``doc`` (or append it; create the file if need be)."""
+    current = doc.read_text() if doc.exists() else "# Performance\n"
+    if BEGIN in current and END in current:
+        head, rest = current.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1]
+        doc.write_text(head + text.rstrip("\n") + tail)
+    else:
+        doc.write_text(current.rstrip("\n") + "\n\n" + text)
