@@ -400,10 +400,10 @@ def _stale(table: Table) -> Refusal:
 
 def _append(table_id: str, seat: Seat | None, version, key, change) -> dict:
     version, key = _check_version(version), _check_key(key)
-    stored = _stored_answer(table_id, key)
+    table = get_table(table_id)  # the version first, then the key: a retry racing its
+    stored = _stored_answer(table_id, key)  # first try sees one or the other
     if stored is not None:
         return stored
-    table = get_table(table_id)
     if version != table.version:
         raise _stale(table)
     try:
