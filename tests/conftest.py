@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -235,7 +234,6 @@ def _gunicorn_server(database_url: str, log_path: Path) -> Iterator[LiveServer]:
 
     _dispose_engines(create_app(app_test_config(database_url)))  # migrate once, not racing in two workers
     port = _free_port()
-    gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent)) or "gunicorn"
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -244,7 +242,7 @@ def _gunicorn_server(database_url: str, log_path: Path) -> Iterator[LiveServer]:
     }
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            [gunicorn, "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}", "wsgi:app"],
+            [sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}", "wsgi:app"],
             cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
         try:

@@ -1,0 +1,110 @@
+"""The run command's parts: LAN addresses, start URLs, the terminal QR code,
+and ``python -m webapp`` handing over to gunicorn."""
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+import qrcode
+
+from webapp import __main__ as run_command
+from webapp import hosting
+
+# What print_ascii(invert=True) draws for (upper module, lower module) being dark.
+BLOCKS = {"█": (False, False), "▄": (True, False), "▀": (False, True), "\xa0": (True, True)}
+
+
+def test_lan_addresses_are_reachable_ipv4_without_duplicates():
+    addresses = hosting.lan_addresses()
+    assert len(addresses) == len(set(addresses))
+    for address in addresses:
+        ip = ipaddress.IPv4Address(address)
+        assert not (ip.is_loopback or ip.is_link_local or ip.is_unspecified), address
+
+
+def test_a_bound_host_gives_its_own_url():
+    assert hosting.start_urls("127.0.0.1", 8000) == ["http://127.0.0.1:8000/"]
+    assert hosting.start_urls("192.168.1.7", 8443, "https") == ["https://192.168.1.7:8443/"]
+
+
+def test_all_interfaces_give_one_url_per_lan_address(monkeypatch):
+    monkeypatch.setattr(hosting, "lan_addresses", lambda: ["192.168.1.5", "10.0.0.2"])
+    assert hosting.start_urls("0.0.0.0", 9000) == ["http://192.168.1.5:9000/", "http://10.0.0.2:9000/"]
+
+
+def test_without_a_network_the_local_url_and_a_warning(monkeypatch):
+    monkeypatch.setattr(hosting, "lan_addresses", lambda: [])
+    urls = hosting.start_urls("0.0.0.0", 8000)
+    assert urls == ["http://127.0.0.1:8000/"]
+    assert "Kein Netzwerk gefunden" in hosting.banner(urls)
+
+
+def _decode(drawing: str) -> list[list[bool]]:
+    """The module matrix (True = dark) drawn by terminal_qr, two rows a line."""
+    rows: list[list[bool]] = []
+    for line in drawing.splitlines():
+        pairs = [BLOCKS[char] for char in line]
+        rows.append([upper for upper, _lower in pairs])
+        rows.append([lower for _upper, lower in pairs])
+    return rows
+
+
+def test_terminal_qr_draws_the_code_of_the_url_dark_modules_blank():
+    url = "http://192.168.1.23:8000/"
+    reference = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    reference.add_data(url)
+    expected = reference.get_matrix()
+    drawn = _decode(hosting.terminal_qr(url))
+    # The last line's lower half is the inverted border's padding row.
+    assert drawn[: len(expected)] == [list(row) for row in expected]
+
+
+def test_banner_lists_every_url_and_draws_the_first():
+    urls = ["http://192.168.1.5:8000/", "http://10.0.0.2:8000/"]
+    text = hosting.banner(urls)
+    assert all(f"    {url}" in text for url in urls)
+    assert hosting.terminal_qr(urls[0]) in text
+
+
+def test_main_migrates_prints_the_banner_and_execs_gunicorn(app, monkeypatch, capsys):
+    started = {}
+    monkeypatch.setattr(run_command, "create_app", lambda: app)
+    monkeypatch.setattr(hosting, "lan_addresses", lambda: ["192.168.1.5"])
+    monkeypatch.setattr(run_command.os, "execv", lambda path, argv: started.update(path=path, argv=argv))
+    run_command.main(["--port", "9001", "--workers", "3"])
+    assert "http://192.168.1.5:9001/" in capsys.readouterr().out
+    argv = started["argv"]
+    assert argv[1:3] == ["-m", "gunicorn"] and argv[-1] == "wsgi:app"
+    assert argv[argv.index("--bind") + 1] == "0.0.0.0:9001"
+    assert argv[argv.index("--workers") + 1] == "3"
+    assert "--certfile" not in argv
+
+
+def test_https_passes_the_certificate_on(app, monkeypatch, capsys, tmp_path):
+    monkeypatch.delenv("PORT", raising=False)
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert.write_text("cert")
+    key.write_text("key")
+    started = {}
+    monkeypatch.setattr(run_command, "create_app", lambda: app)
+    monkeypatch.setattr(run_command.os, "execv", lambda path, argv: started.update(argv=argv))
+    run_command.main(["--host", "127.0.0.1", "--certfile", str(cert), "--keyfile", str(key)])
+    assert "https://127.0.0.1:8000/" in capsys.readouterr().out
+    argv = started["argv"]
+    assert argv[argv.index("--certfile") + 1] == str(cert) and argv[argv.index("--keyfile") + 1] == str(key)
+
+
+@pytest.mark.parametrize(("args", "complaint"), [
+    (["--port", "abc"], "port must be a number, not 'abc'"),
+    (["--port", "70000"], "port must be between 1 and 65535, not 70000"),
+    (["--workers", "0"], "must be a whole number ≥ 1, not '0'"),
+    (["--certfile", "cert.pem"], "--certfile and --keyfile go together"),
+    (["--certfile", "/nonexistent/c.pem", "--keyfile", "/nonexistent/k.pem"], "no such file: /nonexistent/c.pem"),
+])
+def test_bad_arguments_are_refused_before_anything_starts(args, complaint, monkeypatch, capsys):
+    monkeypatch.setattr(run_command, "create_app", lambda: pytest.fail("create_app must not run"))
+    monkeypatch.setattr(run_command.os, "execv", lambda *a: pytest.fail("gunicorn must not start"))
+    with pytest.raises(SystemExit) as exit_:
+        run_command.main(args)
+    assert exit_.value.code == 2
+    assert complaint in capsys.readouterr().err
