@@ -72,8 +72,9 @@ ensure_chromium() {
         sudo=(sudo)
     fi
     say "Installing Debian's Chromium for the browser tests: apt-get update && apt-get install -y chromium"
-    "${sudo[@]}" apt-get update
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+    # Wait (up to 10 min) rather than fail if another apt/dpkg holds the lock.
+    "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y chromium
 }
 
 # pytest, where "no tests collected" (exit code 5) is said aloud and counts as a failure.
