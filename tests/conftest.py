@@ -179,11 +179,13 @@ def client(app):
 # --- the app over HTTP -------------------------------------------------------
 
 class LiveServer:
-    """A running server of the real app; ``url`` has no trailing slash."""
+    """A running server of the real app; ``url`` has no trailing slash.
+    ``log_path``: gunicorn's output (tracebacks of 500s), None for the thread."""
 
-    def __init__(self, url: str, database_url: str):
+    def __init__(self, url: str, database_url: str, log_path: Path | None = None):
         self.url = url
         self.database_url = database_url
+        self.log_path = log_path
 
 
 def _free_port() -> int:
@@ -248,7 +250,7 @@ def _gunicorn_server(database_url: str, log_path: Path) -> Iterator[LiveServer]:
         try:
             url = f"http://127.0.0.1:{port}"
             _wait_until_serving(url, process)
-            yield LiveServer(url, database_url)
+            yield LiveServer(url, database_url, log_path)
         finally:
             process.terminate()
             try:
