@@ -1,16 +1,245 @@
-"""Minimal screen of Gemeinsame Sache (to be replaced by the real phone screen)."""
+"""The Gemeinsame Sache phone screen: setup options, the draw-pile clock, the
+table, and a turn in few taps (card picker → the places the engine says fit).
+
+Every "may I?" is answered by the engine (``legal_choices()``, ``fits()``,
+``public_cards()``, ``pace()``, ``start_outlooks()``); this module only turns
+its answers into labelled buttons that carry complete events.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from .generic import OptionField, Screen
+from engine import IllegalEvent
+from engine.rummy.game import GemeinsameSache
+from engine.rummy.melds import JOKER, RANKS, SUITS, check_card, declared
+from engine.rummy.rules import LEVELS
 
-screen = Screen(
-    folder="rummy",
-    option_fields=[
-        OptionField("level", _l("Schwierigkeit"),
-                    (("", _l("Normal (Standard)")), ("leicht", _l("Leicht")),
-                     ("normal", _l("Normal")), ("schwer", _l("Schwer")))),
-        OptionField("ace_low_only", _l("Ass unten")),
-        OptionField("max_starts", _l("Drei Ansätze"), value=3),
-        OptionField("open_hands", _l("Offene Hände")),
-    ],
-)
+from .generic import Choice, OptionField, Screen
+
+SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
+SUIT_NAMES = {"H": _l("Herz"), "D": _l("Karo"), "S": _l("Pik"), "C": _l("Kreuz")}
+RANK_LABELS = {"J": _l("B"), "Q": _l("D"), "K": _l("K"), "A": _l("A")}
+LEVEL_LABELS = {"leicht": _l("Leicht"), "normal": _l("Normal"), "schwer": _l("Schwer"), "custom": _l("Eigene Größe")}
+STEP_LABELS = {"setup": _l("Geben"), "draw": _l("Ziehen"), "act": _l("Auslegen, dann abwerfen")}
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card as the screen draws it; ``stands_for`` is set for a joker in a figure."""
+
+    code: str
+    rank: str
+    suit: str
+    symbol: str
+    name: str
+    stands_for: "Card | None" = None
+
+    @property
+    def short(self) -> str:
+        return self.rank + self.symbol
+
+
+def card(code: str) -> Card:
+    """A card code (``"7H"``, ``"JK"``, a figure token ``"JK:6C"``) made drawable."""
+    if code.startswith(JOKER):
+        stands = declared(code)
+        return Card(code, _("Joker"), "", "", _("Joker"), card(stands) if stands else None)
+    rank, suit = code[:-1], code[-1]
+    shown = str(RANK_LABELS.get(rank, rank))
+    return Card(code, shown, suit, SUIT_SYMBOLS[suit], f"{SUIT_NAMES[suit]} {shown}")
+
+
+def cards_text(codes) -> str:
+    return " ".join(c.short if c.suit else c.name for c in map(card, codes))
+
+
+class RummyScreen(Screen):
+    """The screen of Gemeinsame Sache (templates in ``templates/rummy/``)."""
+
+    def __init__(self):
+        super().__init__(folder="rummy", stylesheet="rummy.css", option_fields=[
+            OptionField("level", _l("Schwierigkeit"),
+                        (("", _l("Normal (Standard)")),
+                         *((name, _l("%(level)s – %(n)s Karten im Ziehstapel", level=LEVEL_LABELS[name], n=size))
+                           for name, size in LEVELS.items()),
+                         ("custom", _l("Eigene Größe (unten wählen)")))),
+            OptionField("draw_pile", _l("Eigene Größe des Ziehstapels"),
+                        (("", "–"), *((str(n), str(n)) for n in range(1, 34)))),
+            OptionField("open_hands", _l("Offene Hände")),
+            OptionField("ace_low_only", _l("Ass unten")),
+            OptionField("max_starts", _l("Drei Ansätze"), value=3),
+        ])
+
+    def parse_options(self, form) -> dict:
+        """As the base, plus: the custom size is a number, and a size alone means level "custom"."""
+        options = super().parse_options(form)
+        if "draw_pile" in options:
+            options["draw_pile"] = int(options["draw_pile"])
+            options.setdefault("level", "custom")
+        return options
+
+    def step_label(self, kind: str) -> str:
+        return str(STEP_LABELS.get(kind, kind))
+
+    def event_label(self, event: dict) -> str:
+        """An event in German words (log lines, buttons)."""
+        kind = event.get("type")
+        if kind == "setup":
+            return _("gegeben, erste Ablage %(card)s", card=cards_text([event["first_discard"]]))
+        if kind == "draw":
+            return _("vom Ziehstapel gezogen") if event.get("from") == "pile" else _("die Ablage genommen")
+        if kind == "start":
+            return _("Ansatz %(cards)s gelegt", cards=cards_text(event["cards"]))
+        if kind == "complete":
+            return _("Ansatz %(start)s mit %(card)s ergänzt", start=event["start"], card=self._played(event))
+        if kind == "lay-off":
+            return _("%(card)s an Figur %(figure)s angelegt", card=self._played(event), figure=event["figure"])
+        if kind == "swap":
+            return _("Joker in Figur %(figure)s gegen %(card)s getauscht",
+                     figure=event["figure"], card=cards_text([event["card"]]))
+        if kind == "discard":
+            return _("%(card)s abgeworfen", card=cards_text([event["card"]]))
+        if kind == "end-turn":
+            return _("Zug beendet (Hand leer)")
+        if kind == "give-up":
+            return _("aufgegeben")
+        return super().event_label(event)
+
+    @staticmethod
+    def _played(event: dict) -> str:
+        stands = event.get("as")
+        return cards_text([f"{JOKER}:{stands}" if stands else event["card"]]) if event["card"] == JOKER and stands \
+            else cards_text([event["card"]])
+
+    def log_sentence(self, entry, players: list[str]) -> str:
+        who = entry.seat.name if entry.seat is not None else _("Import")
+        what = self.event_label(entry.event or {"type": "?"})
+        if entry.kind == "undo":
+            return _("%(who)s hat zurückgenommen: %(event)s", who=who, event=what)
+        return f"{who}: {what}"
+
+    # --- the view -----------------------------------------------------------------------
+    def view(self, game: GemeinsameSache, table, seat, values) -> dict:
+        """What the board and controls show; ``values`` may hold the ``card`` tapped in the picker."""
+        player = seat.position if seat is not None else None
+        state = game.state()
+        view = {"board": self._board(game, state, player)}
+        if player is not None and game.awaiting is not None:
+            view["controls"] = self._controls(game, state, player, values.get("card", ""))
+        return {"rummy": view}
+
+    def _board(self, game: GemeinsameSache, state: dict, player: int | None) -> dict:
+        pace = game.pace()
+        options = game.options
+        size = options["draw_pile"]
+        outlooks = {o["id"]: o for o in game.start_outlooks()} if state["status"] == "playing" else {}
+        order = [player, 1 - player] if player is not None else [0, 1]
+        sides = [{
+            "player": p, "name": game.players[p], "mine": p == player, "hand": state["hands"][p],
+            "known": [card(c) for c in game.known_hand(p)], "on_turn": p == state["turn"] and game.awaiting,
+            "starts": [{"id": s.id, "cards": [card(c) for c in s.cards], "outlook": outlooks.get(s.id)}
+                       for s in game.open_starts if s.owner == p],
+        } for p in order]
+        return {
+            "level": LEVEL_LABELS[options["level"]], "size": size, "pace": pace,
+            "fill": round(100 * state["draw_pile"] / size) if size else 0,
+            "sides": sides, "turns": state["turns"], "pickups": state["discard_pickups"],
+            "figures": [{"id": f.id, "kind": f.kind, "cards": [card(c) for c in f.cards]} for f in game.figures],
+            "discard_top": card(state["discard"][-1]) if state["discard"] else None,
+            "discard_size": len(state["discard"]), "open_hands": options["open_hands"],
+            "discard": [card(c) for c in reversed(state["discard"])],
+            "dead_starts": [o for o in outlooks.values() if not o["completable"]],
+            "status": state["status"], "reason": state["reason"],
+            "cards_left": sum(state["hands"]) + sum(len(s.cards) for s in game.open_starts),
+        }
+
+    def _controls(self, game: GemeinsameSache, state: dict, player: int, picked: str) -> dict:
+        """The controls of a seated phone: only the player on turn gets buttons."""
+        legal = game.legal_choices()
+        controls = {"kind": legal["kind"], "mine": legal["kind"] == "setup" or legal.get("player") == player}
+        if not controls["mine"]:
+            return controls
+        if legal["kind"] == "setup":
+            controls["set_aside"] = state["set_aside"]
+            controls["first_players"] = [Choice(_("%(name)s beginnt", name=game.players[p]),
+                                                {"type": "setup", "first_discard": picked, "first_player": p})
+                                         for p in legal["first_player"]]
+        elif legal["kind"] == "draw":
+            controls["draw"] = legal
+            controls["discard_top"] = card(legal["discard_top"]) if legal["discard_top"] else None
+        else:
+            controls["act"] = legal
+            controls["pickup"] = card(legal["pickup"]) if legal["pickup"] else None
+        if legal["kind"] in ("setup", "act"):
+            controls.update(self._picker(game, player, legal["kind"], picked))
+        return controls
+
+    def _picker(self, game: GemeinsameSache, player: int, kind: str, picked: str) -> dict:
+        """The 4 × 13 + joker picker (public cards greyed out, unless known in this
+        hand) and, for a picked card, the buttons of every place it may go."""
+        known = set(game.known_hand(player))
+        public = game.public_cards()
+        open_cards = set() if kind == "setup" else set(public["cards"]) - known
+        jokers_free = kind == "setup" or public["jokers"] < 2 or JOKER in known
+        rows = [[(card(rank + suit), rank + suit in open_cards) for rank in RANKS] for suit in SUITS]
+        found = {"rows": rows, "joker": (card(JOKER), not jokers_free), "picked": None}
+        if not picked:
+            return found
+        try:
+            picked = check_card(picked)
+        except IllegalEvent as err:
+            found["pick_error"] = err.message
+            return found
+        found["picked"] = card(picked)
+        if kind == "act":
+            found["places"] = self._places(game, player, picked)
+        return found
+
+    def _places(self, game: GemeinsameSache, player: int, code: str) -> dict:
+        """Buttons for one picked card, grouped: complete, lay off, swap, start with, discard."""
+        legal = game.legal_choices()
+        places = {"complete": [], "lay_off": [], "swap": [], "start_with": [], "discard": None,
+                  "discard_reason": legal["discard_reason"]}
+        starts = {s.id: s for s in game.open_starts}
+        figures = {f.id: f for f in game.figures}
+        for fit in game.fits(code, player):
+            action = fit["action"]
+            if action == "complete":
+                start = starts[fit["start"]]
+                where = _("Ansatz %(id)s (%(cards)s) ergänzen", id=start.id, cards=cards_text(start.cards))
+                places["complete"] += self._joker_choices(where, {"type": "complete", "start": start.id, "card": code},
+                                                          fit["as"], start.kind == "set")
+            elif action == "lay-off":
+                figure = figures[fit["figure"]]
+                where = _("An Figur %(id)s (%(cards)s) anlegen", id=figure.id, cards=cards_text(figure.cards))
+                places["lay_off"] += self._joker_choices(where, {"type": "lay-off", "figure": figure.id, "card": code},
+                                                         fit["as"], figure.kind == "set")
+            elif action == "swap":
+                figure = figures[fit["figure"]]
+                places["swap"].append(Choice(
+                    _("Joker aus Figur %(id)s (%(cards)s) holen", id=figure.id, cards=cards_text(figure.cards)),
+                    {"type": "swap", "figure": figure.id, "card": code}))
+            elif action == "start" and legal["can_start"]:
+                places["start_with"] = [Choice(card(other).short, {"type": "start", "cards": [code, other]})
+                                        for other in fit["with"]]
+        if legal["discard"]:
+            places["discard"] = Choice(_("%(card)s abwerfen", card=cards_text([code])), {"type": "discard", "card": code})
+        return places
+
+    @staticmethod
+    def _joker_choices(where: str, event: dict, stands_for: list | None, free_in_set: bool) -> list[Choice]:
+        """One button for a real card; for a joker one per card it may stand for
+        (and, in a set, one that says nothing)."""
+        if stands_for is None:
+            return [Choice(where, event)]
+        choices = [Choice(_("%(where)s – Joker als %(card)s", where=where, card=cards_text([c])), {**event, "as": c})
+                   for c in stands_for]
+        if free_in_set:
+            choices.append(Choice(_("%(where)s – Joker ohne bestimmte Karte", where=where), event))
+        return choices
+
+
+screen = RummyScreen()
