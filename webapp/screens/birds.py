@@ -1,12 +1,514 @@
-"""Minimal screens of the bird games (to be replaced by the real phone screens)."""
+"""The phone screens of the bird games (Gleich und gleich, CuBirds, solo with RobinBird).
+
+``BirdScreen.view`` turns the engine's state, ``legal_choices()``, ``catalogue()``,
+``preview_play`` and ``SetupDraft`` into what the templates draw: the table
+(rows, collections, piles) and the taps of the awaited step. A selection that
+takes several taps (species, count, row end; the setup cards) travels in the
+query of ``GET /t/<id>/controls`` and in the form of the confirming entry, tied
+to the table version it was made at (``at``), so a refused entry keeps it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from engine import EngineError
+from engine.birds.rules import LEFT
+
+from ..errors import Refusal
 from .generic import OptionField, Screen
 
 SOLO = OptionField("solo", _l("Solo gegen RobinBird"))
+INLINE_MIX_LIMIT = 2   # pair species: mixes up to this many cards are offered at once
+REASONS = {
+    "distinct-species": _l("genug verschiedene Arten gesammelt"),
+    "two-triples": _l("zwei Arten mit je drei Vögeln gesammelt"),
+    "most-birds": _l("Karten aufgebraucht – die meisten Vögel gesammelt"),
+}
+STEPS = {
+    "setup": _l("Aufbau"), "play": _l("Ausspielen"), "refill": _l("Reihe auffüllen"),
+    "draw": _l("Ziehen?"), "flock": _l("Schwarm?"), "deal": _l("Neu geben"),
+    "robin-draw": _l("Karte für RobinBird"),
+}
 
-gleich_und_gleich = Screen(
+
+@dataclass
+class Tap:
+    """One button: ``event`` (entered at once) or ``params`` (the next selection step)."""
+
+    label: str
+    event: dict | None = None
+    params: dict = field(default_factory=dict)
+    note: str = ""
+    cards: list = field(default_factory=list)
+    kind: str = ""
+    disabled: bool = False
+
+    @property
+    def query(self) -> str:
+        return urlencode(self.params)
+
+    def post_vals(self, version: int, key: str) -> str:
+        """The form of the entry: the event, the version, a key per event (a double tap
+        sends the same one) and the selection."""
+        event = json.dumps(self.event, sort_keys=True)
+        suffix = hashlib.sha1(event.encode()).hexdigest()[:10]
+        return json.dumps({**self.params, "event": event, "version": version, "key": f"{key}-{suffix}"})
+
+
+class BirdScreen(Screen):
+    """Screen of both bird games."""
+
+    def view(self, game, table, seat, values) -> dict:
+        return {"birds": _View(game, table, seat, values).build()}
+
+    def step_label(self, kind: str) -> str:
+        return str(STEPS.get(kind, kind))
+
+    def log_sentence(self, entry, players: list[str]) -> str:
+        words = Words(players, entry.event or {})
+        if entry.kind == "undo":
+            who = entry.seat.name if entry.seat is not None else _("Import")
+            return _("%(who)s nimmt zurück: %(what)s", who=who, what=words.event_name())
+        return words.sentence(entry.effect or {})
+
+
+# --- words ----------------------------------------------------------------------
+
+def card_short(card: str) -> str:
+    """Gleich und gleich cards by rank (K, 9, 7), CuBirds by species name."""
+    return _l(CUBIRDS_LABELS[card]) if card in CUBIRDS_LABELS else card
+
+
+CUBIRDS_LABELS = {"flamingo": "Flamingo", "owl": "Eule", "toucan": "Tukan", "duck": "Ente", "parrot": "Papagei",
+                  "magpie": "Elster", "reed-warbler": "Teichrohrsänger", "robin": "Rotkehlchen"}
+
+
+def cards_text(cards) -> str:
+    return ", ".join(str(card_short(c)) for c in cards)
+
+
+def played_text(cards) -> str:
+    """"3 und 4", "3, 3 und 4", "2 × Eule"."""
+    if cards and cards[0] in CUBIRDS_LABELS:
+        return f"{len(cards)} × {card_short(cards[0])}"
+    names = [str(card_short(c)) for c in cards]
+    return names[0] if len(names) == 1 else _("%(first)s und %(last)s", first=", ".join(names[:-1]), last=names[-1])
+
+
+def side_text(side: str) -> str:
+    return _("links") if side == LEFT else _("rechts")
+
+
+class Words:
+    """Log sentences from an event and the engine's effect."""
+
+    def __init__(self, players: list[str], event: dict):
+        self.players, self.event = players, event
+
+    def name(self, seat) -> str:
+        return self.players[seat] if seat is not None and 0 <= seat < len(self.players) else "?"
+
+    def event_name(self) -> str:
+        return self.step_name(self.event.get("type", "?"))
+
+    @staticmethod
+    def step_name(kind: str) -> str:
+        names = {"setup": _l("den Aufbau"), "play": _l("das Ausspielen"), "refill": _l("eine Auffüllkarte"),
+                 "draw": _l("das Ziehen"), "pass": _l("den Verzicht aufs Ziehen"), "flock": _l("den Schwarm"),
+                 "no-flock": _l("„kein Schwarm“"), "deal": _l("das Austeilen"),
+                 "robin-draw": _l("RobinBirds Karte")}
+        return str(names.get(kind, kind))
+
+    def sentence(self, effect: dict) -> str:
+        kind = effect.get("type") or self.event.get("type")
+        who = self.name(effect.get("player"))
+        parts = [self._main(kind, who, effect)]
+        for flock in effect.get("robin_flocks", []):
+            parts.append(_("RobinBird fliegt %(flock)s", flock=self._flock(flock)))
+        if effect.get("refill_skipped") or effect.get("robin_rows_skipped"):
+            parts.append(_("keine Karte mehr zum Aufdecken"))
+        if effect.get("round_over"):
+            over = effect["round_over"]
+            parts.append(_("Runde vorbei: %(who)s hat keine Handkarten mehr", who=self.name(over["emptied_by"])))
+        if effect.get("game_over"):
+            over = effect["game_over"]
+            winners = ", ".join(self.name(w) for w in over["winners"])
+            parts.append(_("Spiel vorbei – %(winners)s gewinnt (%(reason)s)", winners=winners,
+                           reason=REASONS.get(over["reason"], over["reason"])))
+        return " · ".join(parts)
+
+    def _flock(self, flock: dict) -> str:
+        size = _("großer Schwarm") if flock["size"] == "big" else _("kleiner Schwarm")
+        return _("%(cards)s: %(size)s, %(kept)s in die Sammlung", cards=played_text(flock["cards"]), size=size,
+                 kept=cards_text(flock["kept"]))
+
+    def _main(self, kind: str, who: str, effect: dict) -> str:
+        if kind == "setup":
+            return _("Aufbau fertig – %(dealer)s beginnt; Nachziehstapel %(draw)s, Ablage %(discard)s",
+                     dealer=self.name(effect.get("dealer")), draw=effect.get("draw_pile"),
+                     discard=effect.get("discard_pile"))
+        if kind in ("play", "robin-draw"):
+            cards = effect.get("cards") or [effect.get("card")]
+            where = _("%(cards)s %(side)s an Reihe %(row)s", cards=played_text(cards),
+                      side=side_text(effect.get("side")), row=effect.get("row", 0) + 1)
+            captured = effect.get("captured") or []
+            catch = (_("schnappt %(cards)s", cards=cards_text(captured)) if captured
+                     else _("schnappt nichts"))
+            return f"{who}: {where} — {catch}"
+        if kind == "refill":
+            text = _("Reihe %(row)s: %(card)s %(side)s aufgedeckt", row=effect["row"] + 1,
+                     card=card_short(effect["card"]), side=side_text(effect["side"]))
+            if effect.get("reshuffled"):
+                text += " (" + _("Ablagestapel gemischt") + ")"
+            return text + (" — " + _("Reihe fertig") if effect.get("refill_done") else "")
+        if kind == "draw":
+            return _("%(who)s zieht %(n)s Karten", who=who, n=effect.get("drawn", 0))
+        if kind == "pass":
+            return _("%(who)s zieht nicht", who=who)
+        if kind == "flock":
+            return f"{who}: {self._flock(effect)}"
+        if kind == "no-flock":
+            return _("%(who)s: kein Schwarm", who=who)
+        if kind == "deal":
+            text = _("%(who)s gibt Runde %(round)s aus", who=who, round=effect.get("round"))
+            return text + (" (" + _("Ablagestapel gemischt") + ")" if effect.get("reshuffled") else "")
+        return self.step_name(kind)
+
+
+# --- the view ------------------------------------------------------------------------
+
+class _View:
+    """Everything one phone draws, built from the engine."""
+
+    def __init__(self, game, table, seat, values):
+        self.game, self.table, self.seat, self.values = game, table, seat, values
+        self.catalogue = game.catalogue()
+        self.species_index = {s["species"]: i for i, s in enumerate(self.catalogue["species"])}
+        self.species_of = {c: s["species"] for s in self.catalogue["species"] for c in s["cards"]}
+        self.cubirds = game.name == "cubirds"
+        self.error: str | None = None
+        # a selection counts only at the version it was made at
+        self.selecting = values.get("at") == str(table.version)
+
+    def build(self) -> dict:
+        state = self.game.state()
+        view = {
+            "rows": [[self.card(c) for c in row] for row in state["rows"]],
+            "players": self.players(state), "draw_pile": state["draw_pile"],
+            "discard_pile": state["discard_pile"], "round": state["round"],
+            "dealer": self.name(state["dealer"]), "cubirds": self.cubirds,
+            "robin_hand": [self.card(c) for c in state.get("robin_hand", [])],
+            "outcome": self.outcome(state), "step": None,
+        }
+        awaiting = self.game.awaiting
+        if awaiting is not None and self.seat is not None:
+            view["step"] = getattr(self, "step_" + awaiting.kind.replace("-", "_"))(self.game.legal_choices())
+            view["step"]["kind"] = awaiting.kind
+        view["selection_error"] = self.error
+        if self.seat is not None and self.game.events:
+            asking = self.selecting and self.values.get("undo") == "ask"
+            view["undo"] = {"asking": asking, "ask": Tap("↶ " + _("Zurücknehmen"), params=self.params(undo="ask")),
+                            "cancel": Tap(_("Nein, behalten"), params=self.params())}
+        return view
+
+    # --- pieces -----------------------------------------------------------------
+    def name(self, seat) -> str:
+        return self.table.players[seat] if seat is not None else ""
+
+    def card(self, card: str) -> dict:
+        species = self.species_of[card]
+        return {"id": card, "label": str(card_short(card)), "species": species,
+                "tone": self.species_index[species], "bird": self.cubirds}
+
+    def species_label(self, species_id: str) -> str:
+        return str(_l(CUBIRDS_LABELS[species_id])) if species_id in CUBIRDS_LABELS else \
+            self.catalogue["species"][self.species_index[species_id]]["label"]
+
+    def players(self, state: dict) -> list[dict]:
+        ruleset = self.game.ruleset
+        result = []
+        for seat, collection in enumerate(state["collections"]):
+            groups = Counter(self.species_of[c] for c in collection)
+            result.append({
+                "seat": seat, "name": self.name(seat), "hand": state["hands"][seat],
+                "turn": state["turn"] == seat and state["status"] == "playing",
+                "robin": self.game.robin == seat, "me": self.seat is not None and self.seat.position == seat,
+                "groups": [{"species": s["species"], "label": self.species_label(s["species"]),
+                            "cards": [self.card(c) for c in collection if self.species_of[c] == s["species"]]}
+                           for s in self.catalogue["species"] if groups[s["species"]]],
+                "distinct": len(groups), "distinct_goal": ruleset.distinct_to_win,
+                "triples": sum(1 for n in groups.values() if n >= ruleset.triple_size),
+                "triples_goal": ruleset.triples_to_win, "total": len(collection),
+                "known": [self.card(c) for c in state["known_hands"][seat]],
+            })
+        return result
+
+    def outcome(self, state: dict) -> dict | None:
+        if state["status"] != "over":
+            return None
+        return {"winners": [self.name(w) for w in state["winners"]],
+                "reason": str(REASONS.get(state["reason"], state["reason"]))}
+
+    def picked(self) -> list[str]:
+        """The cards of the selection so far (``pick``), each checked to be a card."""
+        if not self.selecting or not self.values.get("pick"):
+            return []
+        cards = self.values["pick"].split(",")
+        unknown = [c for c in cards if c not in self.species_of]
+        if unknown:
+            self.error = _("Unbekannte Karte in der Auswahl: %(card)s", card=unknown[0])
+            return []
+        return cards
+
+    def selected_int(self, name: str, limit: int) -> int | None:
+        raw = self.values.get(name) if self.selecting else None
+        if raw is None:
+            return None
+        if not raw.isdigit() or int(raw) >= limit:
+            self.error = _("Ungültige Auswahl: %(field)s = %(value)s", field=name, value=raw)
+            return None
+        return int(raw)
+
+    def params(self, **extra) -> dict:
+        return {"at": self.table.version, **{k: v for k, v in extra.items() if v is not None}}
+
+    def engine_error(self, err: EngineError) -> None:
+        self.error = Refusal.from_engine(err).message
+
+    def card_taps(self, counts: dict, make) -> list[Tap]:
+        """One tap per card of the catalogue; ``counts`` (card → copies left) disables the gone ones."""
+        taps = []
+        for species in self.catalogue["species"]:
+            for card in species["cards"]:
+                tap = make(card)
+                tap.cards, tap.disabled = [self.card(card)], counts is not None and not counts.get(card)
+                taps.append(tap)
+        return taps
+
+    # --- steps -----------------------------------------------------------------------
+    def step_setup(self, legal: dict) -> dict:
+        players = len(self.table.players)
+        dealer = 0 if legal["solo"] else self.selected_int("dealer", players)
+        if dealer is None:
+            return {"mode": "dealer", "taps": [Tap(self.name(s), params=self.params(dealer=s)) for s in range(players)
+                                               if s != self.game.robin]}
+        draft = self.game.setup_draft(dealer)
+        picked, placed, last = self.picked(), [], None
+        for card in picked:
+            try:
+                last = draft.add(card)
+            except EngineError as err:
+                self.engine_error(err)
+                break
+            placed.append(card)
+
+        def add(card):
+            return Tap(str(card_short(card)), params=self.params(dealer=dealer, pick=",".join(placed + [card])))
+
+        needs = draft.needs()
+        step = {"mode": "cards", "dealer": self.name(dealer), "needs": self.needs_text(needs),
+                "counts": draft.counts(), "rows": [[self.card(c) for c in row] for row in draft.rows],
+                "discards": [self.card(c) for c in draft.discards],
+                "collections": [(self.name(p), self.card(c)) for p, c in enumerate(draft.collections)],
+                "robin_hand": [self.card(c) for c in draft.robin_hand], "last": self.placed_text(last),
+                "back": Tap(_("Letzte Karte zurück"), params=self.params(dealer=dealer, pick=",".join(placed[:-1])))
+                if placed else None,
+                "restart": Tap(_("Anderer Geber"), params=self.params()) if not legal["solo"] else None}
+        if draft.complete:
+            step["done"] = Tap(_("Aufbau eintragen"), event=draft.event(),
+                               params=self.params(dealer=dealer, pick=",".join(placed)))
+        else:
+            step["taps"] = self.card_taps(None, add)
+        return step
+
+    def needs_text(self, needs: dict) -> str:
+        if needs["kind"] == "row":
+            return _("Reihe %(row)s, Karte %(card)s aufdecken", row=needs["row"] + 1, card=needs["card"])
+        if needs["kind"] == "collection":
+            return _("Erste Sammlungskarte von %(name)s", name=self.name(needs["player"]))
+        if needs["kind"] == "robin_hand":
+            return _("RobinBirds offene Hand: Karte %(card)s von 8", card=needs["card"])
+        return _("Aufbau vollständig – bitte eintragen")
+
+    def placed_text(self, last: dict | None) -> str:
+        if last is None:
+            return ""
+        card = card_short(last["card"])
+        if last["to"] == "discard":
+            return _("%(card)s: diese Art liegt schon in Reihe %(row)s – auf den Ablagestapel, "
+                     "eine neue Karte aufdecken", card=card, row=last["row"] + 1)
+        if last["to"] == "row":
+            return _("%(card)s liegt in Reihe %(row)s", card=card, row=last["row"] + 1)
+        if last["to"] == "collection":
+            return _("%(card)s in die Sammlung von %(name)s", card=card, name=self.name(last["player"]))
+        return _("%(card)s in RobinBirds Hand", card=card)
+
+    def step_play(self, legal: dict) -> dict:
+        cards = self.picked()
+        by_species = {s["species"]: s for s in legal["species"]}
+        if cards:
+            row, side = self.selected_int("row", len(self.game.rows)), self.values.get("side")
+            if row is not None and side in legal["sides"]:
+                try:
+                    preview = self.game.preview_play(cards, row, side)
+                except EngineError as err:
+                    self.engine_error(err)
+                else:
+                    return self.play_preview(cards, row, side, preview)
+            if len({self.species_of[c] for c in cards}) == 1 and self.species_of[cards[0]] in by_species:
+                return self.play_ends(cards)
+        mix = self.values.get("sp") if self.selecting else None
+        if mix in by_species:
+            count = self.selected_int("n", 99)
+            if count is not None:
+                return {"mode": "mix", "title": by_species[mix]["label"],
+                        "taps": [self.pick_tap(c) for c in self.mixes(by_species[mix], count)],
+                        "back": Tap(_("Andere Art"), params=self.params())}
+        return {"mode": "species", "question": _("Welche Art spielst du aus, wie viele?"),
+                "groups": [self.species_taps(entry, self.pick_tap) for entry in legal["species"]]}
+
+    def pick_tap(self, cards: list[str], note: str = "") -> Tap:
+        return Tap(" ".join(str(card_short(c)) for c in cards) if not self.cubirds else str(len(cards)),
+                   params=self.params(pick=",".join(cards)), note=note, cards=[self.card(cards[0])])
+
+    def species_taps(self, entry: dict, make, notes=None) -> dict:
+        """A species with its count taps; a pair species (two ranks) offers the short
+        mixes at once and asks for the mix of longer ones in a second step."""
+        taps, single = [], len(entry["cards"]) == 1
+        for count in range(entry["min"], entry["max"] + 1):
+            note = notes(count) if notes else ""
+            if single:
+                taps.append(make([entry["cards"][0]] * count, note))
+            elif count <= INLINE_MIX_LIMIT:
+                taps.extend(make(cards, note) for cards in self.mixes(entry, count))
+            else:
+                taps.append(Tap(f"{count} …", params=self.params(sp=entry["species"], n=count), note=note))
+        return {"species": entry["species"], "label": self.species_label(entry["species"]),
+                "tone": self.species_index[entry["species"]], "bird": self.cubirds, "taps": taps}
+
+    @staticmethod
+    def mixes(entry: dict, count: int) -> list[list[str]]:
+        """The ways to hold ``count`` cards of a species that include its known cards (low rank first)."""
+        known = Counter(entry["known"])
+        ranks = entry["cards"]
+        if len(ranks) == 1:
+            return [[ranks[0]] * count]
+        result = []
+        for low in range(count, -1, -1):
+            cards = [ranks[0]] * low + [ranks[1]] * (count - low)
+            if not known - Counter(cards):
+                result.append(cards)
+        return result
+
+    def play_ends(self, cards: list[str]) -> dict:
+        pick = ",".join(cards)
+        rows = []
+        for index, row in enumerate(self.game.rows):
+            ends = [Tap("◀ " + _("links"), params=self.params(pick=pick, row=index, side="left")),
+                    Tap(_("rechts") + " ▶", params=self.params(pick=pick, row=index, side="right"))]
+            rows.append({"number": index + 1, "cards": [self.card(c) for c in row], "ends": ends})
+        return {"mode": "ends", "chosen": played_text(cards), "chosen_cards": [self.card(c) for c in cards],
+                "rows": rows, "back": Tap(_("Ändern"), params=self.params())}
+
+    def play_preview(self, cards: list[str], row: int, side: str, preview: dict) -> dict:
+        captured = preview["captured"]
+        if captured:
+            outcome = _("schnappt %(cards)s", cards=cards_text(captured))
+        else:
+            outcome = _("schnappt nichts – danach: 2 Karten ziehen?")
+        event = {"type": "play", "cards": cards, "row": row, "side": side}
+        return {"mode": "preview", "chosen": played_text(cards), "row": row + 1, "side": side_text(side),
+                "outcome": outcome, "captured": [self.card(c) for c in captured],
+                "new_row": [self.card(c) for c in preview["row"]], "refill": preview["refill_needed"],
+                "confirm": Tap(_("Ausspielen"), event=event, params=self.params(pick=",".join(cards), row=row,
+                                                                                 side=side)),
+                "back": Tap(_("Andere Reihe"), params=self.params(pick=",".join(cards)))}
+
+    def step_draw(self, legal: dict) -> dict:
+        return {"mode": "draw", "drawn": legal["drawn"], "reshuffle": legal["reshuffle"],
+                "yes": Tap(_("Ja, %(n)s ziehen", n=legal["drawn"]), event={"type": "draw"}),
+                "no": Tap(_("Nein"), event={"type": "pass"})}
+
+    def step_flock(self, legal: dict) -> dict:
+        by_species = {s["species"]: s for s in legal["species"]}
+        mix = self.values.get("sp") if self.selecting else None
+        if mix in by_species:
+            count = self.selected_int("n", 99)
+            if count is not None:
+                note = self.flock_note(mix, count)
+                return {"mode": "mix", "title": by_species[mix]["label"] + " · " + note,
+                        "taps": [self.flock_tap(c, note) for c in self.mixes(by_species[mix], count)],
+                        "back": Tap(_("Andere Art"), params=self.params())}
+
+        def notes_for(species_id):
+            return lambda count: self.flock_note(species_id, count)
+
+        groups = [self.species_taps(entry, self.flock_tap, notes_for(entry["species"])) for entry in legal["species"]]
+        return {"mode": "flock", "groups": groups, "no": Tap(_("Kein Schwarm"), event={"type": "no-flock"})}
+
+    def flock_note(self, species_id: str, count: int) -> str:
+        size = self.game.flock_size(species_id, count)
+        if size == "big":
+            return _("groß: 2 in die Sammlung")
+        return _("klein: 1 in die Sammlung")
+
+    def flock_tap(self, cards: list[str], note: str = "") -> Tap:
+        tap = self.pick_tap(cards, note)
+        return Tap(tap.label, event={"type": "flock", "cards": cards}, note=note, cards=tap.cards)
+
+    def step_refill(self, legal: dict) -> dict:
+        side = self.values.get("side") if self.selecting and self.values.get("side") in legal["sides"] else "right"
+        other = "left" if side == "right" else "right"
+        return {"mode": "turn-up", "question": _("Reihe %(row)s auffüllen: welche Karte liegt oben?",
+                                                 row=legal["row"] + 1),
+                "row": [self.card(c) for c in self.game.rows[legal["row"]]], "reshuffle": legal["reshuffle"],
+                "side": side_text(side),
+                "switch": Tap(_("Seite: %(side)s (wechseln)", side=side_text(side)), params=self.params(side=other)),
+                "taps": self.card_taps(legal["cards"], lambda c: Tap(
+                    str(card_short(c)), event={"type": "refill", "card": c, "side": side},
+                    params=self.params(side=side)))}
+
+    def step_robin_draw(self, legal: dict) -> dict:
+        return {"mode": "turn-up", "question": _("Karte für RobinBird an Reihe %(row)s: welche wurde aufgedeckt?",
+                                                 row=legal["row"] + 1),
+                "row": [self.card(c) for c in self.game.rows[legal["row"]]], "reshuffle": legal["reshuffle"],
+                "taps": self.card_taps(legal["cards"], lambda c: Tap(
+                    str(card_short(c)), event={"type": "robin-draw", "card": c}))}
+
+    def step_deal(self, legal: dict) -> dict:
+        step = {"mode": "deal", "dealer": self.name(legal["dealer"]), "reshuffle": legal["reshuffle"]}
+        if not legal["robin_hand"]:
+            step["done"] = Tap(_("Ausgeteilt"), event={"type": "deal"})
+            return step
+        picked = self.picked()
+        left = Counter(legal["cards"])
+        left.subtract(picked)
+        if picked and (len(picked) > legal["robin_hand"] or any(n < 0 for n in left.values())):
+            self.error = _("So viele dieser Karten gibt es nicht mehr")
+            picked, left = [], Counter(legal["cards"])
+        step.update(robin_hand=[self.card(c) for c in picked], needed=legal["robin_hand"],
+                    back=Tap(_("Letzte Karte zurück"), params=self.params(pick=",".join(picked[:-1])))
+                    if picked else None)
+        if len(picked) == legal["robin_hand"]:
+            step["done"] = Tap(_("Ausgeteilt"), event={"type": "deal", "robin_hand": picked},
+                               params=self.params(pick=",".join(picked)))
+        else:
+            step["taps"] = self.card_taps(left, lambda c: Tap(str(card_short(c)),
+                                                               params=self.params(pick=",".join(picked + [c]))))
+        return step
+
+
+gleich_und_gleich = BirdScreen(
     folder="birds",
+    stylesheet="birds.css",
+    own_undo=True,
     option_fields=[
         OptionField("fast", _l("Schnelles Spiel")),
         OptionField("rarer_faces", _l("Seltenere Seltene")),
@@ -14,4 +516,4 @@ gleich_und_gleich = Screen(
     ],
 )
 
-cubirds = Screen(folder="birds", option_fields=[SOLO])
+cubirds = BirdScreen(folder="birds", stylesheet="birds.css", own_undo=True, option_fields=[SOLO])
