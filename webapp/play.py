@@ -35,6 +35,24 @@ def table_page(table_id: str):
     return render_template("play/table.html", **play_context(table))
 
 
+@bp.get("/t/<table_id>/mitte")
+def centre_page(table_id: str):
+    """The table-centre view: status and board only, read-only, kept live by the poller."""
+    table = store.get_table(table_id)
+    if not table.started:
+        return redirect(url_for("play.table_page", table_id=table.id))
+    return render_template("play/centre.html", **play_context(table))
+
+
+@bp.get("/t/<table_id>/controls")
+def controls(table_id: str):
+    """The controls region alone: a screen's multi-tap selection (kept in the query) redrawn."""
+    table = store.get_table(table_id)
+    if not table.started:
+        raise Refusal(409, "not-started", _l("Das Spiel hat noch nicht begonnen"))
+    return render_template("play/_controls.html", oob=False, **play_context(table))
+
+
 @bp.get("/t/<table_id>/sync")
 def sync(table_id: str):
     """204 while nothing changed (one indexed SELECT); else the changed regions."""
@@ -132,6 +150,7 @@ def play_context(table: Table, error: str | None = None) -> dict:
             "choices": screen.choices(legal), "legal_choices": legal,
             "event_template": screen.event_template(game),
         }
+        context.update(screen.view(game, table, seat, request.values))
     context.update(
         error=error, key=uuid.uuid4().hex,
         log=[(entry, screen.log_sentence(entry, table.players)) for entry in store.log_rows(table)],

@@ -38,6 +38,13 @@ class Screen:
 
     folder: str = "generic"
     option_fields: list[OptionField] = field(default_factory=list)
+    stylesheet: str | None = None   # an extra file under static/, linked on the game pages
+    own_undo: bool = False          # the screen's controls offer undo themselves (e.g. with a confirmation)
+
+    def view(self, game: Game, table, seat, values) -> dict:
+        """Extra template context of a game's own screen (``values``: the request's
+        query or form, e.g. a selection kept across taps); none here."""
+        return {}
 
     def parse_options(self, form) -> dict:
         """The options chosen in the start page's form (the engine validates them)."""
