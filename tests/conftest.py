@@ -312,8 +312,11 @@ def browser_context_args(browser_context_args: dict, phone_device: dict) -> dict
 def phone(new_context) -> Callable[..., "object"]:
     """Factory: ``phone()`` opens a page in a new phone context (own cookies).
 
-    ``phone(locale="en-GB")`` passes context options through. The contexts are
-    closed after the test (with traces/screenshots on failure, as configured).
+    ``phone(locale="en-GB")`` passes further context options through; the
+    device's own (viewport, user_agent, …, base_url) can't be repeated here —
+    change them for a whole test with
+    ``@pytest.mark.browser_context_args(viewport=…)``. The contexts are closed
+    after the test (with traces/screenshots on failure, as configured).
     """
     def open_phone(**context_options):
         return new_context(**context_options).new_page()
