@@ -97,7 +97,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     _init_limiter(app)
     htmx.init_app(app)
 
-    from . import api, compression, errors, fastsync, play, pwa, tables
+    from . import api, compression, errors, fastsync, play, pwa, security, tables
 
     app.register_blueprint(tables.bp)
     app.register_blueprint(play.bp)
@@ -105,6 +105,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pwa.bp)
     csrf.exempt(api.bp)
     errors.register(app)
+    security.init_app(app)
     compression.init_app(app)
     fastsync.init_app(app)
 

@@ -5,7 +5,7 @@ from flask import Blueprint, abort, jsonify, request
 from flask_babel import lazy_gettext as _l
 
 from . import store
-from .errors import Refusal
+from .errors import NOT_FOUND, Refusal
 from .extensions import limiter
 from .models import Seat, Table
 from .tables import CREATE_LIMIT, JOIN_LIMIT, join_url, limits_off, seat_url
@@ -21,8 +21,9 @@ def _body() -> dict:
 
 
 def _authorised(table_id: str) -> tuple[Table, Seat]:
-    """The table and the seat of the bearer token: 401 without a token,
-    404 for an unknown table, 403 when the token holds no seat there."""
+    """The table and the seat of the bearer token: 401 without a token; 404 for
+    an unknown table and, word for word the same, for a token that holds no
+    seat there (a seat acts only at its own table and learns nothing of others)."""
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -30,7 +31,7 @@ def _authorised(table_id: str) -> tuple[Table, Seat]:
     table = store.get_table(table_id)
     seat = store.seat_by_token(table, token.strip())
     if seat is None:
-        abort(403)
+        raise Refusal(404, "no-such-table", NOT_FOUND)
     return table, seat
 
 

@@ -34,6 +34,7 @@ JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 JOIN_CODE_LENGTH = 6
 NAME_MAX = 40
 KEY_MAX = 64
+EVENTS_MAX = 5000  # entries per table (undos included); a long real game has a few hundred
 ROBIN = "RobinBird"
 CACHE_SIZE = 1024  # replayed games per worker process; a game is a few KB to ~100 KB
 
@@ -193,6 +194,13 @@ def _check_key(key) -> str | None:
     return key
 
 
+def _check_event_count(count: int) -> None:
+    """Refuse a table that would hold more than EVENTS_MAX entries."""
+    if count > EVENTS_MAX:
+        raise Refusal(413, "too-many-events",
+                      _l("Ein Tisch fasst höchstens {max} Einträge"), {"max": EVENTS_MAX})
+
+
 # --- writing -------------------------------------------------------------------
 def _lock_table(table_id: str) -> Table:
     """Begin a write: lock the table row and count the change."""
@@ -252,6 +260,7 @@ def import_table(data, creator_name=None) -> tuple[Table, Seat, str]:
     Every event is checked by the engine; one illegal event refuses the import."""
     try:
         data = parse_record(data)
+        _check_event_count(len(data["events"]))
         game = new_game(data["game"], data.get("options", {}), data["players"])
         effects = []
         for index, event in enumerate(data["events"]):
@@ -394,7 +403,7 @@ def _stored_answer(table_id: str, key: str | None) -> dict | None:
 def _stale(table: Table) -> Refusal:
     answer = state_answer(table)
     return Refusal(409, "stale-version",
-                   _l("Inzwischen wurde etwas eingetragen (Version {version}); bitte noch einmal"),
+                   _l("Der Tisch hat sich geändert (jetzt Version {version}) – bitte noch einmal"),
                    {"version": answer["version"]}, extra=answer)
 
 
@@ -406,6 +415,7 @@ def _append(table_id: str, seat: Seat | None, version, key, change) -> dict:
         return stored
     if version != table.version:
         raise _stale(table)
+    _check_event_count(version + 1)
     try:
         return _write(table, seat, version, key, change)
     except _Lost:
