@@ -1,0 +1,162 @@
+"""The Gemeinsame Sache screen through the test client: setup options, the
+clock, the picker and the places it offers, the viewer, log sentences."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from engine import new_game
+from engine.rummy.simulate import random_record
+
+from webapp.extensions import db
+from webapp.models import Table
+
+from .conftest import random_events
+
+WIN_SEED = 185   # setup 9D, Ben starts; Ben lays 3♠ 3♥ and B♠ B♥, discards 3♣; Anna takes it …
+
+
+def seated(app, table, seat: int):
+    """A test client that holds ``seat`` (by its seat link)."""
+    client = app.test_client()
+    client.get(f"/t/{table.id}/s/{table.tokens[seat]}")
+    return client
+
+
+def enter(client, table, events: list[dict]) -> None:
+    for event in events:
+        version = client.get(f"/api/tables/{table.id}/state", headers=table.auth(0)).json["version"]
+        answer = client.post(f"/api/tables/{table.id}/events", json={"event": event, "version": version},
+                             headers=table.auth(0))
+        assert answer.status_code == 200, answer.json
+
+
+def entry_events(html: str) -> list[dict]:
+    """The events of the entry buttons on a page."""
+    return [json.loads(raw.replace("&#34;", '"')) for raw in re.findall(r"data-event='([^']*)'", html)]
+
+
+def disabled_cards(html: str) -> set[str]:
+    return set(re.findall(r'data-card="(\w+)"[^>]*disabled', html))
+
+
+@pytest.fixture
+def rummy_table(new_table):
+    return lambda options=None: new_table("gemeinsame-sache", ("Anna", "Ben"), options)
+
+
+@pytest.mark.parametrize(("form", "expected"), [
+    ({}, {"level": "normal", "draw_pile": 22}),
+    ({"option-level": "schwer"}, {"level": "schwer", "draw_pile": 17}),
+    ({"option-level": "custom", "option-draw_pile": "9"}, {"level": "custom", "draw_pile": 9}),
+    ({"option-draw_pile": "30", "option-max_starts": "1", "option-open_hands": "1"},
+     {"level": "custom", "draw_pile": 30, "max_starts": 3, "open_hands": True}),
+])
+def test_the_start_form_sets_level_size_and_variants(app, client, form, expected):
+    made = client.post("/tables", data={"game": "gemeinsame-sache", "name": "Anna", **form})
+    assert made.status_code == 303
+    table_id = made.headers["Location"].rsplit("/", 1)[-1]
+    with app.app_context():
+        options = db.session.get(Table, table_id).options
+    assert {key: options[key] for key in expected} == expected
+
+
+def test_a_custom_level_without_a_size_is_refused_by_name(client):
+    made = client.post("/tables", data={"game": "gemeinsame-sache", "name": "Anna", "option-level": "custom"})
+    assert made.status_code == 422
+    assert "draw_pile" in made.get_data(as_text=True)
+
+
+def test_setup_says_how_many_cards_to_set_aside_and_who_may_start(app, rummy_table):
+    table = rummy_table({"level": "schwer"})
+    anna = seated(app, table, 0)
+    page = anna.get(f"/t/{table.id}/controls?card=KC").get_data(as_text=True)
+    assert "Legt 16 Karten ungesehen beiseite." in page
+    assert entry_events(page) == [{"type": "setup", "first_discard": "KC", "first_player": p} for p in (0, 1)]
+
+
+def test_only_the_player_on_turn_gets_buttons_and_the_viewer_none(app, client, rummy_table):
+    table = rummy_table()
+    enter(client, table, [{"type": "setup", "first_discard": "9D", "first_player": 1}])
+    anna, ben = seated(app, table, 0), seated(app, table, 1)
+    assert entry_events(anna.get(f"/t/{table.id}").get_data(as_text=True)) == []
+    assert "Ben ist dran" in anna.get(f"/t/{table.id}").get_data(as_text=True)
+    ben_page = ben.get(f"/t/{table.id}").get_data(as_text=True)
+    assert {"type": "draw", "from": "pile"} in entry_events(ben_page)
+    viewer = app.test_client().get(f"/t/{table.id}/mitte").get_data(as_text=True)
+    assert 'id="rummy-clock"' in viewer and entry_events(viewer) == []
+
+
+def test_the_picker_offers_exactly_the_places_the_engine_finds(app, client, rummy_table):
+    table = rummy_table()
+    events = random_events("gemeinsame-sache", 2, WIN_SEED, {"level": "normal"})
+    enter(client, table, events[:6])     # Anna has taken 3♣ from the discard pile
+    game = new_game("gemeinsame-sache", {"level": "normal"}, ["Anna", "Ben"])
+    for event in events[:6]:
+        game.apply(event)
+    anna = seated(app, table, 0)
+    page = anna.get(f"/t/{table.id}/controls?card=3C").get_data(as_text=True)
+    offered = entry_events(page)
+    assert {"type": "complete", "start": 1, "card": "3C"} in offered
+    assert [e["type"] for e in offered if e["type"] not in ("complete", "start", "give-up")] == []   # no discard: 3♣ must be laid
+    assert "muss noch in diesem Zug auf den Tisch" in page
+    assert disabled_cards(page) == set(game.public_cards()["cards"]) - {"3C"}
+    page = anna.get(f"/t/{table.id}/controls?card=5H").get_data(as_text=True)
+    starts = [e["cards"][1] for e in entry_events(page) if e["type"] == "start"]
+    assert starts == next(f["with"] for f in game.fits("5H") if f["action"] == "start")
+
+
+def test_a_joker_asks_what_it_stands_for(app, client, rummy_table):
+    table = rummy_table()
+    events = random_events("gemeinsame-sache", 2, WIN_SEED, {"level": "normal"})
+    enter(client, table, events[:20])
+    game = new_game("gemeinsame-sache", {"level": "normal"}, ["Anna", "Ben"])
+    for event in events[:20]:
+        game.apply(event)
+    seat = game.turn
+    page = seated(app, table, seat).get(f"/t/{table.id}/controls?card=JK").get_data(as_text=True)
+    start = events[20]["start"]
+    offered = [e for e in entry_events(page) if e["type"] == "complete" and e["start"] == start]
+    fit = next(f for f in game.fits("JK") if f["action"] == "complete" and f["start"] == start)
+    assert [e.get("as") for e in offered] == fit["as"] + [None]    # a set: each missing card, or none
+    assert events[20] in offered
+
+
+def test_a_bad_card_in_the_picker_is_named(app, client, rummy_table):
+    table = rummy_table()
+    enter(client, table, [{"type": "setup", "first_discard": "9D", "first_player": 0}, {"type": "draw", "from": "pile"}])
+    page = seated(app, table, 0).get(f"/t/{table.id}/controls?card=ZZ").get_data(as_text=True)
+    assert "card: &#39;ZZ&#39; ist keine Karte" in page
+
+
+def test_the_clock_warns_when_the_pace_falls_behind(app, client, rummy_table):
+    table = rummy_table({"level": "custom", "draw_pile": 4})
+    anna = seated(app, table, 0)
+    enter(client, table, [{"type": "setup", "first_discard": "9D", "first_player": 0}])
+    page = anna.get(f"/t/{table.id}").get_data(as_text=True)
+    assert 'class="clock behind"' in page
+    assert "noch 4 Karten; 20 Karten in euren Händen, 0 offene Ansätze" in page
+
+
+def test_a_finished_game_shows_the_result_as_the_engine_counts_it(app, client, rummy_table):
+    record = random_record({"level": "normal"}, WIN_SEED)
+    table = rummy_table()
+    enter(client, table, record["events"])
+    state = client.get(f"/api/tables/{table.id}/state", headers=table.auth(0)).json["state"]
+    page = seated(app, table, 1).get(f"/t/{table.id}").get_data(as_text=True)
+    assert "Gewonnen!" in page
+    assert f'<dd class="r-turns">{state["turns"]}</dd>' in page
+    assert f'<dd class="r-pickups">{state["discard_pickups"]}</dd>' in page
+
+
+def test_log_lines_name_the_cards(app, client, rummy_table):
+    table = rummy_table()
+    enter(client, table, [{"type": "setup", "first_discard": "QH", "first_player": 0},
+                          {"type": "draw", "from": "pile"}, {"type": "start", "cards": ["10C", "JC"]}])
+    page = seated(app, table, 1).get(f"/t/{table.id}").get_data(as_text=True)
+    assert "Anna: Ansatz 10♣ B♣ gelegt" in page
+    assert "gegeben, erste Ablage D♥" in page
+    english = seated(app, table, 1).get(f"/t/{table.id}?lang=en").get_data(as_text=True)
+    assert "Anna: Start 10♣ J♣ laid" in english
