@@ -1,2 +1,5 @@
 """The bird games: Gleich und gleich and CuBirds (solo with RobinBird)."""
-from . import game  # noqa: F401  (registers both games)
+from .game import BirdGame, CuBirds, GleichUndGleich  # registers both games
+from .setup import SetupDraft
+
+__all__ = ["BirdGame", "CuBirds", "GleichUndGleich", "SetupDraft"]
