@@ -14,7 +14,6 @@ the engine never shuffles or draws by itself.
 """
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -42,6 +41,15 @@ class Outcome:
     reason: str
     winners: tuple[int, ...]
     won: bool = True
+
+
+def _copy_json(value):
+    """A copy of JSON-shaped data (dicts, lists, scalars); faster than deepcopy."""
+    if isinstance(value, dict):
+        return {key: _copy_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(item) for item in value]
+    return value
 
 
 class Game(ABC):
@@ -93,7 +101,7 @@ class Game(ABC):
             self._restore(snapshot)
             raise
         self._history.append(snapshot)
-        self.events.append(copy.deepcopy(event))
+        self.events.append(_copy_json(event))
         return effect
 
     def undo(self) -> dict:
@@ -107,9 +115,9 @@ class Game(ABC):
         return {
             "format": RECORD_FORMAT,
             "game": self.name,
-            "options": copy.deepcopy(self.options),
+            "options": _copy_json(self.options),
             "players": list(self.players),
-            "events": copy.deepcopy(self.events),
+            "events": _copy_json(self.events),
         }
 
     # --- to be provided by each game ---------------------------------------------
