@@ -47,8 +47,8 @@ class Tap:
     params: dict = field(default_factory=dict)
     note: str = ""
     cards: list = field(default_factory=list)
-    kind: str = ""
     disabled: bool = False
+    value: str = ""      # what the tap chooses, short (data-value: for tests and styling)
 
     @property
     def query(self) -> str:
@@ -214,7 +214,7 @@ class _View:
         view["selection_error"] = self.error
         if self.seat is not None and self.game.events:
             asking = self.selecting and self.values.get("undo") == "ask"
-            view["undo"] = {"asking": asking, "ask": Tap("↶ " + _("Zurücknehmen"), params=self.params(undo="ask")),
+            view["undo"] = {"asking": asking, "ask": Tap("↶ " + _("Zurücknehmen"), params=self.params(undo="ask"), value="undo-ask"),
                             "cancel": Tap(_("Nein, behalten"), params=self.params())}
         return view
 
@@ -288,7 +288,8 @@ class _View:
         for species in self.catalogue["species"]:
             for card in species["cards"]:
                 tap = make(card)
-                tap.cards, tap.disabled = [self.card(card)], counts is not None and not counts.get(card)
+                tap.cards, tap.value = [self.card(card)], card
+                tap.disabled = counts is not None and not counts.get(card)
                 taps.append(tap)
         return taps
 
@@ -297,7 +298,8 @@ class _View:
         players = len(self.table.players)
         dealer = 0 if legal["solo"] else self.selected_int("dealer", players)
         if dealer is None:
-            return {"mode": "dealer", "taps": [Tap(self.name(s), params=self.params(dealer=s)) for s in range(players)
+            return {"mode": "dealer", "taps": [Tap(self.name(s), params=self.params(dealer=s), value=str(s))
+                                               for s in range(players)
                                                if s != self.game.robin]}
         draft = self.game.setup_draft(dealer)
         picked, placed, last = self.picked(), [], None
@@ -318,12 +320,13 @@ class _View:
                 "discards": [self.card(c) for c in draft.discards],
                 "collections": [(self.name(p), self.card(c)) for p, c in enumerate(draft.collections)],
                 "robin_hand": [self.card(c) for c in draft.robin_hand], "last": self.placed_text(last),
-                "back": Tap(_("Letzte Karte zurück"), params=self.params(dealer=dealer, pick=",".join(placed[:-1])))
+                "back": Tap(_("Letzte Karte zurück"), params=self.params(dealer=dealer, pick=",".join(placed[:-1])),
+                           value="back")
                 if placed else None,
                 "restart": Tap(_("Anderer Geber"), params=self.params()) if not legal["solo"] else None}
         if draft.complete:
             step["done"] = Tap(_("Aufbau eintragen"), event=draft.event(),
-                               params=self.params(dealer=dealer, pick=",".join(placed)))
+                               params=self.params(dealer=dealer, pick=",".join(placed)), value="setup")
         else:
             step["taps"] = self.card_taps(None, add)
         return step
@@ -376,7 +379,7 @@ class _View:
 
     def pick_tap(self, cards: list[str], note: str = "") -> Tap:
         return Tap(" ".join(str(card_short(c)) for c in cards) if not self.cubirds else str(len(cards)),
-                   params=self.params(pick=",".join(cards)), note=note, cards=[self.card(cards[0])])
+                   params=self.params(pick=",".join(cards)), note=note, value=",".join(cards))
 
     def species_taps(self, entry: dict, make, notes=None) -> dict:
         """A species with its count taps; a pair species (two ranks) offers the short
@@ -389,7 +392,8 @@ class _View:
             elif count <= INLINE_MIX_LIMIT:
                 taps.extend(make(cards, note) for cards in self.mixes(entry, count))
             else:
-                taps.append(Tap(f"{count} …", params=self.params(sp=entry["species"], n=count), note=note))
+                taps.append(Tap(f"{count} …", params=self.params(sp=entry["species"], n=count), note=note,
+                                value=f"{count}…"))
         return {"species": entry["species"], "label": self.species_label(entry["species"]),
                 "tone": self.species_index[entry["species"]], "bird": self.cubirds, "taps": taps}
 
@@ -411,11 +415,17 @@ class _View:
         pick = ",".join(cards)
         rows = []
         for index, row in enumerate(self.game.rows):
-            ends = [Tap("◀ " + _("links"), params=self.params(pick=pick, row=index, side="left")),
-                    Tap(_("rechts") + " ▶", params=self.params(pick=pick, row=index, side="right"))]
+            ends = [Tap(label, params=self.params(pick=pick, row=index, side=side), value=f"{index}:{side}",
+                        note=self.catch_note(cards, index, side))
+                    for label, side in (("◀", "left"), ("▶", "right"))]
             rows.append({"number": index + 1, "cards": [self.card(c) for c in row], "ends": ends})
         return {"mode": "ends", "chosen": played_text(cards), "chosen_cards": [self.card(c) for c in cards],
                 "rows": rows, "back": Tap(_("Ändern"), params=self.params())}
+
+    def catch_note(self, cards: list[str], row: int, side: str) -> str:
+        """How many cards this end would capture (the engine's preview)."""
+        captured = len(self.game.preview_play(cards, row, side)["captured"])
+        return _("schnappt %(n)s", n=captured) if captured else "–"
 
     def play_preview(self, cards: list[str], row: int, side: str, preview: dict) -> dict:
         captured = preview["captured"]
@@ -427,14 +437,14 @@ class _View:
         return {"mode": "preview", "chosen": played_text(cards), "row": row + 1, "side": side_text(side),
                 "outcome": outcome, "captured": [self.card(c) for c in captured],
                 "new_row": [self.card(c) for c in preview["row"]], "refill": preview["refill_needed"],
-                "confirm": Tap(_("Ausspielen"), event=event, params=self.params(pick=",".join(cards), row=row,
+                "confirm": Tap(_("Ausspielen"), event=event, value="confirm", params=self.params(pick=",".join(cards), row=row,
                                                                                  side=side)),
                 "back": Tap(_("Andere Reihe"), params=self.params(pick=",".join(cards)))}
 
     def step_draw(self, legal: dict) -> dict:
         return {"mode": "draw", "drawn": legal["drawn"], "reshuffle": legal["reshuffle"],
-                "yes": Tap(_("Ja, %(n)s ziehen", n=legal["drawn"]), event={"type": "draw"}),
-                "no": Tap(_("Nein"), event={"type": "pass"})}
+                "yes": Tap(_("Ja, %(n)s ziehen", n=legal["drawn"]), event={"type": "draw"}, value="draw"),
+                "no": Tap(_("Nein"), event={"type": "pass"}, value="pass")}
 
     def step_flock(self, legal: dict) -> dict:
         by_species = {s["species"]: s for s in legal["species"]}
@@ -451,7 +461,7 @@ class _View:
             return lambda count: self.flock_note(species_id, count)
 
         groups = [self.species_taps(entry, self.flock_tap, notes_for(entry["species"])) for entry in legal["species"]]
-        return {"mode": "flock", "groups": groups, "no": Tap(_("Kein Schwarm"), event={"type": "no-flock"})}
+        return {"mode": "flock", "groups": groups, "no": Tap(_("Kein Schwarm"), event={"type": "no-flock"}, value="no-flock")}
 
     def flock_note(self, species_id: str, count: int) -> str:
         size = self.game.flock_size(species_id, count)
@@ -461,7 +471,7 @@ class _View:
 
     def flock_tap(self, cards: list[str], note: str = "") -> Tap:
         tap = self.pick_tap(cards, note)
-        return Tap(tap.label, event={"type": "flock", "cards": cards}, note=note, cards=tap.cards)
+        return Tap(tap.label, event={"type": "flock", "cards": cards}, note=note, cards=tap.cards, value=tap.value)
 
     def step_refill(self, legal: dict) -> dict:
         side = self.values.get("side") if self.selecting and self.values.get("side") in legal["sides"] else "right"
@@ -470,7 +480,7 @@ class _View:
                                                  row=legal["row"] + 1),
                 "row": [self.card(c) for c in self.game.rows[legal["row"]]], "reshuffle": legal["reshuffle"],
                 "side": side_text(side),
-                "switch": Tap(_("Seite: %(side)s (wechseln)", side=side_text(side)), params=self.params(side=other)),
+                "switch": Tap(_("Seite: %(side)s (wechseln)", side=side_text(side)), params=self.params(side=other), value="side"),
                 "taps": self.card_taps(legal["cards"], lambda c: Tap(
                     str(card_short(c)), event={"type": "refill", "card": c, "side": side},
                     params=self.params(side=side)))}
@@ -485,7 +495,7 @@ class _View:
     def step_deal(self, legal: dict) -> dict:
         step = {"mode": "deal", "dealer": self.name(legal["dealer"]), "reshuffle": legal["reshuffle"]}
         if not legal["robin_hand"]:
-            step["done"] = Tap(_("Ausgeteilt"), event={"type": "deal"})
+            step["done"] = Tap(_("Ausgeteilt"), event={"type": "deal"}, value="deal")
             return step
         picked = self.picked()
         left = Counter(legal["cards"])
@@ -498,7 +508,7 @@ class _View:
                     if picked else None)
         if len(picked) == legal["robin_hand"]:
             step["done"] = Tap(_("Ausgeteilt"), event={"type": "deal", "robin_hand": picked},
-                               params=self.params(pick=",".join(picked)))
+                               params=self.params(pick=",".join(picked)), value="deal")
         else:
             step["taps"] = self.card_taps(left, lambda c: Tap(str(card_short(c)),
                                                                params=self.params(pick=",".join(picked + [c]))))

@@ -1,0 +1,135 @@
+"""The bird screens one by one (tables set up through the JSON API): what each step
+shows, a refused entry keeping its selection, the table-centre view, and the
+screenshots in docs/screenshots/birds-*.png (light and dark, Pixel 7)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from engine.records import new_game
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+GUG_SETUP = {  # all eight 3s in sight: row 1 and seven setup discards
+    "type": "setup", "dealer": 0, "rows": [["3", "5", "7"], ["A", "9", "J"], ["K", "Q", "6"], ["8", "10", "2"]],
+    "setup_discards": ["3"] * 7, "collections": ["4", "K"]}
+
+
+def shoot(page, name: str) -> None:
+    """Light and dark screenshot of the whole page."""
+    page.screenshot(path=str(SCREENSHOTS / f"birds-{name}.png"), full_page=True)
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(SCREENSHOTS / f"birds-{name}-dark.png"), full_page=True)
+    page.emulate_media(color_scheme="light")
+
+
+def api_table(page, game: str, names: list[str], options=None) -> dict:
+    """A started table made through the API; ``page`` takes seat 0 by its seat link."""
+    made = page.request.post("/api/tables", data={"game": game, "options": options or {}, "name": names[0]}).json()
+    for name in names[1:]:
+        joined = page.request.post(f"/api/tables/{made['id']}/seats", data={"join_code": made["join_code"],
+                                                                              "name": name})
+        assert joined.ok, joined.text()
+    started = page.request.post(f"/api/tables/{made['id']}/start", headers={"Authorization": f"Bearer {made['token']}"})
+    assert started.ok, started.text()
+    page.goto(made["seat_url"])
+    made["version"] = 0
+    return made
+
+
+def api_enter(page, table: dict, event: dict) -> None:
+    answer = page.request.post(f"/api/tables/{table['id']}/events", data={"event": event, "version": table["version"]},
+                               headers={"Authorization": f"Bearer {table['token']}"})
+    assert answer.ok, answer.text()
+    table["version"] += 1
+    expect(page.locator("#status .version")).to_have_text(f"v{table['version']}", timeout=10000)
+
+
+def tap(page, value: str) -> None:
+    button = page.locator(f'#controls button[data-value="{value}"]').first
+    handle = button.element_handle(timeout=10000)
+    handle.click()
+    handle.wait_for_element_state("hidden", timeout=10000)
+
+
+def test_setup_wizard_counts_and_duplicates(phone):
+    page = phone()
+    table = api_table(page, "cubirds", ["Anna", "Ben"])
+    tap(page, "1")   # Ben deals
+    for card in ("owl", "duck", "owl"):
+        tap(page, card)
+    expect(page.locator("#controls .placed")).to_contain_text("schon in Reihe 1")
+    expect(page.locator('#controls [data-count="discard"]')).to_have_text("1")
+    game = new_game("cubirds", {}, ["Anna", "Ben"])
+    draft = game.setup_draft(1)
+    for card in ("owl", "duck", "owl"):
+        draft.add(card)
+    expect(page.locator('#controls [data-count="draw"]')).to_have_text(str(draft.counts()["draw_pile"]))
+    expect(page.locator("#controls .draft-rows li").first.locator("[data-card]")).to_have_count(2)
+    expect(page.locator("#controls .needs")).to_have_text("Reihe 1, Karte 3 aufdecken")
+    shoot(page, "setup")
+    assert table["version"] == 0
+
+
+def test_turn_preview_refusal_keeps_the_selection(phone):
+    page = phone()
+    table = api_table(page, "gleich-und-gleich", ["Anna", "Ben"])
+    api_enter(page, table, GUG_SETUP)
+    species = page.locator('#controls .species-line[data-species="3-4"]')
+    expect(species).to_be_visible()
+    shoot(page, "play")
+    tap(page, "3")
+    ends = page.locator("#controls .end-row")
+    expect(ends).to_have_count(4)
+    expect(ends.nth(0).locator('button[data-value="0:left"]')).to_contain_text("–")  # next to the 3
+    expect(ends.nth(0).locator('button[data-value="0:right"]')).to_contain_text("schnappt 2")  # 5 and 7
+    shoot(page, "ends")
+    tap(page, "0:left")  # the preview; but no 3 is left hidden, so the engine refuses the entry
+    expect(page.locator("#controls .preview-outcome")).to_have_text("schnappt nichts – danach: 2 Karten ziehen?")
+    tap(page, "confirm")
+    expect(page.locator("#controls .error")).to_contain_text("3 kann nicht sein")
+    expect(page.locator("#controls .preview-outcome")).to_be_visible()   # the selection is still there
+    expect(page.locator("#status .version")).to_have_text("v1")
+    shoot(page, "refused")
+    tap(page, "undo-ask")
+    expect(page.locator("#controls .birds-undo [role=alert]")).to_contain_text("Aufbau fertig")
+    tap(page, "undo")
+    expect(page.locator("#status .version")).to_have_text("v2")
+    expect(page.locator('#controls [data-mode="dealer"]')).to_be_visible()
+
+
+def test_capture_preview_flock_and_centre_view(phone, browser, base_url):
+    page = phone()
+    table = api_table(page, "cubirds", ["Anna", "Ben"])
+    setup = {"type": "setup", "dealer": 0, "rows": [["owl", "duck", "parrot"], ["flamingo", "toucan", "parrot"],
+                                                      ["magpie", "robin", "duck"], ["reed-warbler", "owl", "toucan"]],
+             "setup_discards": [], "collections": ["robin", "owl"]}
+    api_enter(page, table, setup)
+    tap(page, "owl")
+    tap(page, "0:right")
+    game = new_game("cubirds", {}, ["Anna", "Ben"])
+    game.apply(setup)
+    preview = game.preview_play(["owl"], 0, "right")
+    expect(page.locator("#controls .birds-step [data-card]").first).to_be_visible()
+    captured = page.locator("#controls .preview-outcome + p [data-card]")
+    assert captured.evaluate_all("cs => cs.map(c => c.dataset.card)") == preview["captured"]
+    expect(page.locator("#controls .birds-step")).to_contain_text("wird aufgefüllt")  # only owls are left
+    shoot(page, "preview")
+    tap(page, "confirm")
+    expect(page.locator("#controls .birds-step h2")).to_have_text("Reihe 1 auffüllen: welche Karte liegt oben?")
+    shoot(page, "refill")
+    tap(page, "robin")
+    expect(page.locator('#controls [data-mode="flock"]')).to_be_visible()
+    expect(page.locator('#controls button[data-value="no-flock"]')).to_be_visible()
+    shoot(page, "flock")
+
+    laptop = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 800})
+    tablet = laptop.new_page()
+    tablet.goto(f"/t/{table['id']}/mitte")
+    expect(tablet.locator("#board .birds-row")).to_have_count(4)
+    expect(tablet.locator("#controls")).to_have_count(0)
+    tap(page, "no-flock")
+    expect(tablet.locator("#status .version")).to_have_text("v4", timeout=10000)   # it follows the table
+    expect(tablet.locator("#board .birds-last")).to_contain_text("kein Schwarm")
+    shoot(tablet, "centre")
+    laptop.close()
