@@ -37,6 +37,7 @@ class Table(db.Model):
     version: Mapped[int] = mapped_column(sa.Integer, default=0)
     revision: Mapped[int] = mapped_column(sa.Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    previous_id: Mapped[str | None] = mapped_column(sa.String(32), nullable=True, index=True)  # a rematch's game before
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.position", cascade="all, delete-orphan")

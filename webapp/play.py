@@ -110,6 +110,21 @@ def undo(table_id: str):
         table_id, seat, _form_int("version"), request.form.get("key") or None))
 
 
+@bp.post("/t/<table_id>/rematch")
+def rematch(table_id: str):
+    """The next game at this table with the same players (a plain form: a full page
+    load of the new table); ``options`` as JSON, else the old ones."""
+    table = store.get_table(table_id)
+    raw = request.form.get("options")
+    try:
+        options = json.loads(raw) if raw else None
+    except ValueError:
+        raise Refusal(400, "bad-json", _l("Die Optionen sind kein gültiges JSON")) from None
+    follow, token = store.rematch(table.id, seats.current(table), options)
+    seats.remember(follow.id, token)
+    return redirect(url_for("play.table_page", table_id=follow.id), 303)
+
+
 @bp.get("/t/<table_id>/record.json")
 def export_record(table_id: str):
     table = store.get_table(table_id)

@@ -373,6 +373,60 @@ def start(table_id: str) -> Table:
     return table
 
 
+def rematch(table_id: str, seat: Seat | None, options=None) -> tuple[Table, str]:
+    """The next game at a finished table: same game, players and seat order, the
+    old options unless ``options`` are given. The first seat to ask creates it,
+    the others find it; each gets a new token for its seat there."""
+    table = _lock_table(table_id)
+    if seat is None or seat.table_id != table.id:
+        db.session.rollback()
+        raise Refusal(403, "not-seated", _l("Nur wer am Tisch sitzt, kann eintragen"))
+    with game_at(table) as loaded:
+        over = loaded.game.awaiting is None
+    if not over:
+        db.session.rollback()
+        raise Refusal(409, "not-over", _l("Eine Revanche gibt es erst, wenn das Spiel vorbei ist"))
+    follow = next_game(table)
+    if follow is None:
+        if options is None:
+            options = table.options
+        if not isinstance(options, dict):
+            db.session.rollback()
+            raise Refusal(422, "bad-options", _l("\"options\" muss ein Objekt sein"))
+        try:
+            game = new_game(table.game, options, list(table.players))
+        except EngineError as err:
+            db.session.rollback()
+            raise Refusal.from_engine(err) from None
+        follow = _insert_table(table.game, game.options, list(table.players), PLAYING)
+        follow.previous_id = table.id
+        for other in table.seats:
+            _new_seat(follow, other.position, other.name)
+        db.session.flush()
+    mine = _seat_at(follow, seat.position)
+    token = secrets.token_urlsafe(32)
+    mine.token_hash = token_hash(token)
+    follow_id = follow.id
+    db.session.commit()
+    return get_table(follow_id), token
+
+
+def next_game(table: Table) -> Table | None:
+    """The rematch that follows this table, if there is one."""
+    return db.session.execute(sa.select(Table).where(Table.previous_id == table.id)).scalar_one_or_none()
+
+
+def history(table: Table, limit: int) -> list[Table]:
+    """This table and the games before it (rematches), newest first, at most ``limit``."""
+    found = [table]
+    while len(found) < limit and found[-1].previous_id is not None:
+        previous = db.session.get(Table, found[-1].previous_id)
+        if previous is None:
+            break
+        found.append(previous)
+    return found
+
+
 def submit(table_id: str, seat: Seat | None, event, version, key=None) -> dict:
     """Append one event; answer ``{"version", "state"}``."""
     return _append(table_id, seat, version, key, lambda loaded: _apply_event(loaded, event))

@@ -2,6 +2,7 @@
 clock, the picker and the places it offers, the viewer, log sentences."""
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -9,6 +10,7 @@ import pytest
 
 from engine import new_game
 from engine.rummy.simulate import random_record
+from webapp.screens.rummy import suggest_level
 
 from webapp.extensions import db
 from webapp.models import Table
@@ -160,3 +162,48 @@ def test_log_lines_name_the_cards(app, client, rummy_table):
     assert "gegeben, erste Ablage D♥" in page
     english = seated(app, table, 1).get(f"/t/{table.id}?lang=en").get_data(as_text=True)
     assert "Anna: Start 10♣ J♣ laid" in english
+
+
+@pytest.mark.parametrize(("results", "options", "message", "size"), [
+    ([True, True, True, False, True], {"level": "normal", "draw_pile": 22}, "4 von 5 gewonnen – versucht Schwer (17)", 17),
+    ([False, False, False, True], {"level": "normal", "draw_pile": 22}, "1 von 4 gewonnen – versucht Leicht (28)", 28),
+    ([True, False, True], {"level": "normal", "draw_pile": 22}, "2 von 3 gewonnen – bleibt bei Normal (22)", 22),
+    ([True, True], {"level": "leicht", "draw_pile": 28}, "2 von 2 gewonnen – bleibt bei Leicht (28)", 28),
+    ([True] * 6, {"level": "schwer", "draw_pile": 17}, "5 von 5 gewonnen – versucht Eigene Größe (14)", 14),
+])
+def test_the_next_level_follows_the_last_games(app, results, options, message, size):
+    with app.test_request_context():
+        said, suggested = suggest_level(results, {**options, "max_starts": 2})
+    assert (said, suggested["draw_pile"], suggested["max_starts"]) == (message, size, 2)
+
+
+def enter_on_page(client, table_id: str, events: list[dict], version: int) -> None:
+    """Enter events as a phone's form posts (without htmx: answered by a redirect)."""
+    for event in events:
+        answer = client.post(f"/t/{table_id}/event", data={"event": json.dumps(event), "version": version})
+        assert answer.status_code == 303, answer.get_data(as_text=True)
+        version += 1
+
+
+def test_a_rematch_seats_both_phones_and_suggests_from_the_games_at_this_table(app, rummy_table):
+    table = rummy_table()
+    anna, ben = seated(app, table, 0), seated(app, table, 1)
+    assert anna.post(f"/t/{table.id}/rematch").status_code == 409          # not before the game is over
+    table_id, events = table.id, random_record({"level": "normal"}, WIN_SEED)["events"]
+    for game in range(3):                                                   # three games won in a row
+        enter_on_page(anna, table_id, events, 0)
+        page = ben.get(f"/t/{table_id}").get_data(as_text=True)
+        offered = html.unescape(re.search(r"name=\"options\" value='([^']*)'", page).group(1))
+        made = anna.post(f"/t/{table_id}/rematch", data={"options": offered})
+        assert made.status_code == 303, made.get_data(as_text=True)
+        follow = made.headers["Location"].rsplit("/", 1)[-1]
+        assert "Zum nächsten Spiel" in ben.get(f"/t/{table_id}").get_data(as_text=True)
+        assert ben.post(f"/t/{table_id}/rematch").headers["Location"].endswith(follow)   # Ben follows
+        with app.app_context():
+            made_table = db.session.get(Table, follow)
+            assert (made_table.previous_id, made_table.players) == (table_id, ["Anna", "Ben"])
+        assert "Du bist Ben" in ben.get(f"/t/{follow}").get_data(as_text=True)
+        table_id = follow
+    with app.app_context():
+        assert db.session.get(Table, table_id).options["level"] == "schwer"   # 3 of 3 won: harder than Normal
+    assert "3 von 3 gewonnen" in page

@@ -17,12 +17,14 @@ from engine.rummy.game import GemeinsameSache
 from engine.rummy.melds import JOKER, RANKS, SUITS, check_card, declared
 from engine.rummy.rules import LEVELS
 
+from .. import store
 from .generic import Choice, OptionField, Screen
 
 SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
 SUIT_NAMES = {"H": _l("Herz"), "D": _l("Karo"), "S": _l("Pik"), "C": _l("Kreuz")}
 RANK_LABELS = {"J": _l("B"), "Q": _l("D"), "K": _l("K"), "A": _l("A")}
 LEVEL_LABELS = {"leicht": _l("Leicht"), "normal": _l("Normal"), "schwer": _l("Schwer"), "custom": _l("Eigene Größe")}
+RECENT_GAMES = 5     # "the last games at this table" that the next level is suggested from
 STEP_LABELS = {"setup": _l("Geben"), "draw": _l("Ziehen"), "act": _l("Auslegen, dann abwerfen")}
 
 
@@ -50,6 +52,33 @@ def card(code: str) -> Card:
     rank, suit = code[:-1], code[-1]
     shown = str(RANK_LABELS.get(rank, rank))
     return Card(code, shown, suit, SUIT_SYMBOLS[suit], f"{SUIT_NAMES[suit]} {shown}")
+
+
+def level_text(options: dict) -> str:
+    """"Schwer (17)", "Eigene Größe (12)"."""
+    return f"{LEVEL_LABELS[options['level']]} ({options['draw_pile']})"
+
+
+def suggest_level(results: list[bool], options: dict) -> tuple[str, dict]:
+    """From the last games' results (newest first): a sentence and the options of
+    the next game. Three of four won or better: one level harder; one of four or
+    worse: one level easier (with at least three games); else the same level."""
+    recent = results[:RECENT_GAMES]
+    wins, games = sum(recent), len(recent)
+    size = options["draw_pile"]
+    if games >= 3 and wins >= 0.75 * games:
+        named = [n for n in LEVELS.values() if n < size]
+        size = max(named) if named else max(1, size - 3)
+    elif games >= 3 and wins <= 0.25 * games:
+        named = [n for n in LEVELS.values() if n > size]
+        size = min(named) if named else min(33, size + 3)
+    if size == options["draw_pile"]:
+        return _("%(wins)s von %(games)s gewonnen – bleibt bei %(level)s", wins=wins, games=games,
+                 level=level_text(options)), dict(options)
+    level = next((name for name, n in LEVELS.items() if n == size), "custom")
+    suggested = {**options, "level": level, "draw_pile": size}
+    return _("%(wins)s von %(games)s gewonnen – versucht %(level)s", wins=wins, games=games,
+             level=level_text(suggested)), suggested
 
 
 def cards_text(codes) -> str:
@@ -127,6 +156,8 @@ class RummyScreen(Screen):
         player = seat.position if seat is not None else None
         state = game.state()
         view = {"board": self._board(game, state, player)}
+        if game.awaiting is None:
+            view["next"] = self._next(game, table)
         if player is not None and game.awaiting is not None:
             view["controls"] = self._controls(game, state, player, values.get("card", ""))
         return {"rummy": view}
@@ -155,6 +186,20 @@ class RummyScreen(Screen):
             "status": state["status"], "reason": state["reason"],
             "cards_left": sum(state["hands"]) + sum(len(s.cards) for s in game.open_starts),
         }
+
+    @staticmethod
+    def _next(game: GemeinsameSache, table) -> dict:
+        """After the game: the level suggested from the last games at this table, and the rematch if made."""
+        results = [game.outcome().won]
+        for previous in store.history(table, RECENT_GAMES)[1:]:
+            with store.game_at(previous) as loaded:
+                outcome = loaded.game.outcome()
+            if outcome is not None:
+                results.append(outcome.won)
+        message, options = suggest_level(results, game.options)
+        return {"message": message, "options": options, "level": level_text(options),
+                "same": level_text(game.options), "changes": options != game.options,
+                "next_game": level_text(follow.options) if (follow := store.next_game(table)) else None}
 
     def _controls(self, game: GemeinsameSache, state: dict, player: int, picked: str) -> dict:
         """The controls of a seated phone: only the player on turn gets buttons."""
