@@ -311,6 +311,13 @@ def test_gleich_und_gleich_three_phones_to_a_win(phone):
     check_final(table, game, record)
     save_shot(phones[0], "game-over")
     report_taps("gleich-und-gleich", table)
+    finished_url, rematch_urls = phones[0].url, set()
+    for page in phones:   # the first asks for the rematch, the others find the same table
+        page.locator('#board button[data-value="rematch"]').click()
+        expect(page.locator("#status .version")).to_have_text("v0")
+        expect(page.locator('#controls [data-mode="dealer"]')).to_be_visible()
+        rematch_urls.add(page.url)
+    assert len(rematch_urls) == 1 and finished_url not in rematch_urls
 
 
 def test_cubirds_two_phones_round_end_and_new_deal(phone):

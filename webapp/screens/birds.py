@@ -83,11 +83,13 @@ class BirdScreen(Screen):
 
 def card_short(card: str) -> str:
     """Gleich und gleich cards by rank (K, 9, 7), CuBirds by species name."""
-    return _l(CUBIRDS_LABELS[card]) if card in CUBIRDS_LABELS else card
+    return str(CUBIRDS_LABELS[card]) if card in CUBIRDS_LABELS else card
 
 
-CUBIRDS_LABELS = {"flamingo": "Flamingo", "owl": "Eule", "toucan": "Tukan", "duck": "Ente", "parrot": "Papagei",
-                  "magpie": "Elster", "reed-warbler": "Teichrohrsänger", "robin": "Rotkehlchen"}
+CUBIRDS_LABELS = {"flamingo": _l("Flamingo"), "owl": _l("Eule"), "toucan": _l("Tukan"), "duck": _l("Ente"),
+                  "parrot": _l("Papagei"), "magpie": _l("Elster"), "reed-warbler": _l("Teichrohrsänger"),
+                  "robin": _l("Rotkehlchen")}
+SPECIES_LABELS = {**CUBIRDS_LABELS, "J": _l("Bube"), "Q": _l("Dame"), "K": _l("König")}
 
 
 def cards_text(cards) -> str:
@@ -211,6 +213,7 @@ class _View:
         if awaiting is not None and self.seat is not None:
             view["step"] = getattr(self, "step_" + awaiting.kind.replace("-", "_"))(self.game.legal_choices())
             view["step"]["kind"] = awaiting.kind
+            view["step"]["mine"] = awaiting.player in (None, self.seat.position, self.game.robin)
         view["selection_error"] = self.error
         if self.seat is not None and self.game.events:
             asking = self.selecting and self.values.get("undo") == "ask"
@@ -228,8 +231,10 @@ class _View:
                 "tone": self.species_index[species], "bird": self.cubirds}
 
     def species_label(self, species_id: str) -> str:
-        return str(_l(CUBIRDS_LABELS[species_id])) if species_id in CUBIRDS_LABELS else \
-            self.catalogue["species"][self.species_index[species_id]]["label"]
+        """Translated where a name is a word (birds, faces); ranks stay as they are ("3–4")."""
+        if species_id in SPECIES_LABELS:
+            return str(SPECIES_LABELS[species_id])
+        return self.catalogue["species"][self.species_index[species_id]]["label"]
 
     def players(self, state: dict) -> list[dict]:
         ruleset = self.game.ruleset
@@ -371,14 +376,15 @@ class _View:
         if mix in by_species:
             count = self.selected_int("n", 99)
             if count is not None:
-                return {"mode": "mix", "title": by_species[mix]["label"],
+                return {"mode": "mix", "title": self.species_label(mix),
                         "taps": [self.pick_tap(c) for c in self.mixes(by_species[mix], count)],
                         "back": Tap(_("Andere Art"), params=self.params())}
         return {"mode": "species", "question": _("Welche Art spielst du aus, wie viele?"),
                 "groups": [self.species_taps(entry, self.pick_tap) for entry in legal["species"]]}
 
     def pick_tap(self, cards: list[str], note: str = "") -> Tap:
-        return Tap(" ".join(str(card_short(c)) for c in cards) if not self.cubirds else str(len(cards)),
+        one_rank = len(self.catalogue["species"][self.species_index[self.species_of[cards[0]]]]["cards"]) == 1
+        return Tap(str(len(cards)) if one_rank else " ".join(str(card_short(c)) for c in cards),
                    params=self.params(pick=",".join(cards)), note=note, value=",".join(cards))
 
     def species_taps(self, entry: dict, make, notes=None) -> dict:
@@ -453,7 +459,7 @@ class _View:
             count = self.selected_int("n", 99)
             if count is not None:
                 note = self.flock_note(mix, count)
-                return {"mode": "mix", "title": by_species[mix]["label"] + " · " + note,
+                return {"mode": "mix", "title": self.species_label(mix) + " · " + note,
                         "taps": [self.flock_tap(c, note) for c in self.mixes(by_species[mix], count)],
                         "back": Tap(_("Andere Art"), params=self.params())}
 

@@ -1,0 +1,192 @@
+"""The bird screens through the test client: log sentences from the engine's effects,
+the steps' taps, selections kept in the query, refusals, secrecy and the centre view."""
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+from engine.records import new_game
+
+GUG_SETUP = {"type": "setup", "dealer": 0, "rows": [["3", "5", "7"], ["A", "9", "J"], ["K", "Q", "6"], ["8", "10", "2"]],
+             "setup_discards": ["3"] * 7, "collections": ["4", "K"]}
+CUBIRDS_SETUP = {"type": "setup", "dealer": 0,
+                 "rows": [["owl", "duck", "parrot"], ["flamingo", "toucan", "parrot"], ["magpie", "robin", "duck"],
+                          ["reed-warbler", "owl", "toucan"]], "setup_discards": [], "collections": ["robin", "owl"]}
+
+
+def seated(client, table, seat: int = 0):
+    client.get(f"/t/{table.id}/s/{table.tokens[seat]}")
+    return client
+
+
+def enter(client, table, *events, seat: int = 0) -> int:
+    version = client.get(f"/api/tables/{table.id}/state", headers=table.auth(seat)).json["version"]
+    for event in events:
+        answer = client.post(f"/api/tables/{table.id}/events", json={"event": event, "version": version},
+                             headers=table.auth(seat))
+        assert answer.status_code == 200, answer.json
+        version += 1
+    return version
+
+
+def text(response) -> str:
+    """The page as plain text (tags dropped, whitespace folded)."""
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+
+
+def controls(client, table, **params):
+    return client.get(f"/t/{table.id}/controls", query_string=params)
+
+
+def posted_events(response) -> list[dict]:
+    """The events the page's entry buttons would send."""
+    html = response.get_data(as_text=True)
+    return [json.loads(json.loads(unescape(vals))["event"]) for vals in re.findall(r"hx-vals='([^']*)'", html)
+            if '"event"' in unescape(vals)]
+
+
+def test_play_sentence_names_the_catch(client, new_table):
+    table = new_table("gleich-und-gleich", ("Anna", "Ben"))
+    enter(client, table, GUG_SETUP, {"type": "play", "cards": ["K"], "row": 2, "side": "right"},
+          {"type": "refill", "card": "9", "side": "right"}, {"type": "no-flock"})
+    page = text(seated(client, table).get(f"/t/{table.id}"))
+    assert "Aufbau fertig – Anna beginnt; Nachziehstapel 67, Ablage 7" in page
+    assert "Anna: K rechts an Reihe 3 — schnappt Q, 6" in page
+    assert "Reihe 3: 9 rechts aufgedeckt — Reihe fertig" in page
+    assert "Anna: kein Schwarm" in page
+
+
+def test_setup_wizard_sends_duplicates_to_the_discard_pile(client, new_table):
+    table = new_table("cubirds", ("Anna", "Ben"))
+    seated(client, table)
+    assert "Aufbau: wer gibt?" in text(controls(client, table))
+    cards = ["owl", "duck", "owl", "parrot", "flamingo", "toucan", "parrot", "magpie", "robin", "duck",
+             "reed-warbler", "owl", "toucan", "robin", "owl"]
+    page = controls(client, table, at=0, dealer=0, pick=",".join(cards[:3]))
+    assert "diese Art liegt schon in Reihe 1" in text(page)
+    draft = new_game("cubirds", {}, ["Anna", "Ben"]).setup_draft(0)
+    for card in cards:
+        draft.add(card)
+    done = controls(client, table, at=0, dealer=0, pick=",".join(cards))
+    assert posted_events(done) == [draft.event()]
+    assert draft.event()["setup_discards"] == ["owl"]
+
+
+def test_wizard_refusal_keeps_the_cards_before_it(client, new_table):
+    table = new_table("cubirds", ("Anna", "Ben"))
+    seated(client, table)
+    page = controls(client, table, at=0, dealer=1, pick=",".join(["flamingo"] * 8))
+    shown = text(page)
+    assert "nur noch 0 verdeckt" in shown
+    assert re.search(r"Ablage 6\b", shown)   # the seven flamingos entered before stay (1 in the row, 6 discarded)
+
+
+def test_a_selection_counts_only_at_its_version(client, new_table):
+    table = new_table("gleich-und-gleich", ("Anna", "Ben"))
+    version = enter(client, table, GUG_SETUP)
+    seated(client, table)
+    current = controls(client, table, at=version, pick="K", row=1, side="left")
+    assert "schnappt nichts" in text(current)
+    stale = controls(client, table, at=version - 1, pick="K", row=1, side="left")
+    assert "Welche Art spielst du aus, wie viele?" in text(stale)
+
+
+def test_bad_selection_is_named_and_changes_nothing(client, new_table):
+    table = new_table("gleich-und-gleich", ("Anna", "Ben"))
+    version = enter(client, table, GUG_SETUP)
+    seated(client, table)
+    page = text(controls(client, table, at=version, pick="Z"))
+    assert "Unbekannte Karte in der Auswahl: Z" in page
+    page = text(controls(client, table, at=version, pick="K", row=9, side="left"))
+    assert "Ungültige Auswahl: row = 9" in page
+    assert client.get(f"/api/tables/{table.id}/state", headers=table.auth()).json["version"] == version
+
+
+def test_refused_entry_shows_the_reason_and_keeps_the_preview(client, new_table):
+    table = new_table("gleich-und-gleich", ("Anna", "Ben"))
+    version = enter(client, table, GUG_SETUP)
+    seated(client, table)
+    preview = controls(client, table, at=version, pick="3", row=0, side="left")
+    [event] = [e for e in posted_events(preview) if e["type"] == "play"]
+    answer = client.post(f"/t/{table.id}/event", headers={"HX-Request": "true"},
+                         data={"event": json.dumps(event), "version": version, "key": "k1", "at": version,
+                               "pick": "3", "row": 0, "side": "left"})
+    assert answer.status_code == 422
+    shown = text(answer)
+    assert "3 kann nicht sein" in shown and "schnappt nichts – danach: 2 Karten ziehen?" in shown
+
+
+def test_row_ends_show_their_catch_and_flocks_their_size(client, new_table):
+    table = new_table("cubirds", ("Anna", "Ben"))
+    version = enter(client, table, CUBIRDS_SETUP)
+    seated(client, table)
+    html = controls(client, table, at=version, pick="owl").get_data(as_text=True)
+    right_end = re.search(r'data-value="0:right".*?</button>', html, re.S).group(0)
+    assert "schnappt 2" in text_of(right_end)
+    version = enter(client, table, {"type": "play", "cards": ["owl"], "row": 0, "side": "right"},
+                    {"type": "refill", "card": "robin", "side": "right"})
+    flock = controls(client, table, at=version)
+    assert 'data-species="owl"' not in flock.get_data(as_text=True)   # just played: none left in the hand
+    magpie = re.search(r'data-species="magpie".*?</div>', flock.get_data(as_text=True), re.S).group(0)
+    assert "klein: 1 in die Sammlung" in text_of(magpie) and "groß: 2 in die Sammlung" in text_of(magpie)
+    assert {"type": "no-flock"} in posted_events(flock)
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def test_collections_progress_and_memory_aid(client, new_table):
+    table = new_table("cubirds", ("Anna", "Ben"))
+    enter(client, table, CUBIRDS_SETUP, {"type": "play", "cards": ["owl"], "row": 0, "side": "right"},
+          {"type": "refill", "card": "robin", "side": "right"}, {"type": "no-flock"})
+    page = seated(client, table).get(f"/t/{table.id}").get_data(as_text=True)
+    memory = re.search(r'class="birds-memory".*?</details>', page, re.S).group(0)
+    anna = re.search(r'<li data-seat="0">.*?</li>', memory, re.S).group(0)
+    assert re.findall(r'data-card="([^"]+)"', anna) == ["duck", "parrot"]
+    assert "1/7 Arten" in text(client.get(f"/t/{table.id}")) and "0/2 Drillinge" in text(client.get(f"/t/{table.id}"))
+
+
+def test_a_viewer_sees_the_table_but_no_taps(client, new_table, app):
+    table = new_table("cubirds", ("Anna", "Ben"))
+    enter(client, table, CUBIRDS_SETUP)
+    viewer = app.test_client()
+    page = viewer.get(f"/t/{table.id}").get_data(as_text=True)
+    assert 'class="birds-row"' in page and "birds-step" not in page
+    assert "Du schaust zu." in text_of(page)
+
+
+def test_solo_robinbird_is_told_where_her_card_goes(client, new_table):
+    table = new_table("cubirds", ("Anna",), options={"solo": True})
+    robin_hand = ["owl", "owl", "duck", "duck", "magpie", "magpie", "robin", "robin"]
+    setup = {**CUBIRDS_SETUP, "robin_hand": robin_hand}
+    turn = [{"type": "play", "cards": ["flamingo"], "row": 0, "side": "right"}, {"type": "pass"}, {"type": "no-flock"}]
+    enter(client, table, setup, *turn)
+    seated(client, table)
+    turn_up = controls(client, table)
+    assert "Karte für RobinBird an Reihe 1: welche wurde aufgedeckt?" in text(turn_up)
+    enter(client, table, {"type": "robin-draw", "card": "parrot"})
+    page = text(client.get(f"/t/{table.id}"))
+    game = new_game("cubirds", {"solo": True}, ["Anna", "RobinBird"])
+    for event in (setup, *turn):
+        game.apply(event)
+    effect = game.apply({"type": "robin-draw", "card": "parrot"})
+    side = "links" if effect["side"] == "left" else "rechts"
+    assert f"RobinBird: 1 × Papagei {side} an Reihe 1" in page
+    assert "RobinBirds offene Hand" in page
+
+
+def test_centre_view_has_no_controls(client, new_table):
+    table = new_table("cubirds", ("Anna", "Ben"), start=False)
+    assert client.get(f"/t/{table.id}/mitte").status_code == 302
+    client.post(f"/api/tables/{table.id}/start", headers=table.auth())
+    enter(client, table, CUBIRDS_SETUP)
+    page = seated(client, table).get(f"/t/{table.id}/mitte").get_data(as_text=True)
+    assert 'class="centre-view"' in page and 'id="controls"' not in page and page.count('class="birds-row"') == 4
+
+
+def test_controls_before_the_start_are_refused(client, new_table):
+    table = new_table("cubirds", ("Anna", "Ben"), start=False)
+    answer = client.get(f"/t/{table.id}/controls")
+    assert answer.status_code == 409 and "noch nicht begonnen" in text(answer)
