@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--databases", default="sqlite,postgres", help="sqlite and/or postgres (default both)")
     parser.add_argument("--skip", default="", help="comma-separated parts to leave out: " + ", ".join(sorted(PARTS)))
     parser.add_argument("--no-write", action="store_true", help="print the figures, leave the files alone")
+    parser.add_argument("--report-only", action="store_true",
+                        help="measure nothing: write docs/performance.md again from bench/results.json")
     return parser
 
 
@@ -61,30 +63,32 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--databases: unknown {', '.join(sorted(unknown))} (sqlite, postgres)")
     if unknown := skip - PARTS:
         parser.error(f"--skip: unknown {', '.join(sorted(unknown))} ({', '.join(sorted(PARTS))})")
+    if args.report_only:
+        report.write_into(DOC, report.markdown(json.loads(RESULTS.read_text())))
+        return 0
     started = time.perf_counter()
     results = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": _machine(),
                "command": " ".join(["python -m bench", *(sys.argv[1:] if argv is None else argv)]),
                "load_average_before": os.getloadavg()[0]}
-    if "engine" not in skip:
-        _say("engine")
-        results["engine"] = engine_bench.run(args.quick)
-    if "costs" not in skip:
-        _say("cost per request in one process")
-        results["costs"] = profile.costs(100 if args.quick else 300)
-    if "load" not in skip:
-        results["load"] = []
-        for database in databases:
-            for tables in args.tables:
-                seconds = 5 if args.quick else SECONDS_AT.get(tables, 20)
-                _say(f"load: {tables} tables × 5 phones, {database}, {seconds} s")
-                with gunicorn(database) as server:
-                    figures = run_load(server.url, tables, seconds, cpu_of_server=server.cpu_seconds)
-                results["load"].append({"database": database} | figures)
-                _say(report.load_line(results["load"][-1]))
-    if "browser" not in skip:
-        _say("browser: page weight and propagation (Chromium, SQLite)")
-        with gunicorn("sqlite") as server:
-            results["browser"] = browser.measure(server.url, entries=10 if args.quick else browser.PROPAGATION_ENTRIES)
+    failed = []
+
+    def part(name: str, measure) -> None:
+        """Run one part; a failure is reported (and makes the exit code 1), the other parts still run."""
+        if name in skip:
+            return
+        _say(name)
+        try:
+            results[name] = measure()
+        except Exception as err:  # noqa: BLE001 — any failure of a part is reported, not hidden
+            failed.append(name)
+            results[name] = {"failed": f"{type(err).__name__}: {err}"[:500]}
+            _say(f"{name} FAILED: {results[name]['failed']}")
+
+    part("engine", lambda: engine_bench.run(args.quick))
+    part("costs", lambda: profile.costs(100 if args.quick else 300))
+    part("load", lambda: [_load_point(database, tables, 5 if args.quick else SECONDS_AT.get(tables, 20))
+                          for database in databases for tables in args.tables])
+    part("browser", lambda: _browser(10 if args.quick else browser.PROPAGATION_ENTRIES))
     results["load_average_after"] = os.getloadavg()[0]
     results["total_seconds"] = round(time.perf_counter() - started)
     text = report.markdown(results)
@@ -93,7 +97,21 @@ def main(argv: list[str] | None = None) -> int:
         RESULTS.write_text(json.dumps(results, indent=1) + "\n")
         report.write_into(DOC, text)
         _say(f"written: {RESULTS.relative_to(ROOT)}, {DOC.relative_to(ROOT)}")
-    return 0
+    return 1 if failed else 0
+
+
+def _load_point(database: str, tables: int, seconds: float) -> dict:
+    _say(f"load: {tables} tables × 5 phones, {database}, {seconds} s measured")
+    with gunicorn(database) as server:
+        figures = {"database": database} | run_load(server.url, tables, seconds, cpu_of_server=server.cpu_seconds)
+    _say(report.load_line(figures))
+    return figures
+
+
+def _browser(entries: int) -> dict:
+    _say("browser: page weight and propagation (Chromium, SQLite)")
+    with gunicorn("sqlite") as server:
+        return browser.measure(server.url, entries=entries)
 
 
 def _machine() -> str:

@@ -127,7 +127,10 @@ async def _set_up_table(session: aiohttp.ClientSession, base: str, record: dict)
     started = await _json(session, "POST", f"{base}/api/tables/{table_id}/start", created["token"])
     cookies = [await _session_cookie(session, seat["seat_url"]) for seat in seats]
     async with session.get(f"{base}/t/{table_id}", headers={"Cookie": cookies[0]}) as page:
-        revision = int(REVISION.search(await page.text()).group(1))
+        found = REVISION.search(text := await page.text())
+        if page.status != 200 or not found:
+            raise RuntimeError(f"table page {table_id}: HTTP {page.status}, no sync revision in {text[:300]!r}")
+        revision = int(found.group(1))
     phones = [Phone(cookies[i % len(cookies)], revision) for i in range(PHONES_PER_TABLE)]
     return TableDriver(table_id, [s["token"] for s in seats], record["events"], phones, started["version"])
 

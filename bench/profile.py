@@ -19,15 +19,18 @@ from pathlib import Path
 
 from engine.randomplay import random_record
 
+from .server import database
+
 REVISION = re.compile(r"[?&;]rev=(\d+)")
 BATCHES = 5
 
 
 @contextmanager
-def request_kinds():
-    """``{kind: make one request}`` on a started Cubirds table of five, in a throwaway SQLite database."""
+def request_kinds(database_url: str | None = None):
+    """``{kind: make one request}`` on a started Cubirds table of five, in a
+    throwaway SQLite database (or the given, empty, database)."""
     with tempfile.TemporaryDirectory() as directory:
-        os.environ["DATABASE_URL"] = f"sqlite:///{directory}/profile.sqlite3"
+        os.environ["DATABASE_URL"] = database_url or f"sqlite:///{directory}/profile.sqlite3"
         os.environ["RATELIMIT_ENABLED"] = "false"
         from webapp import create_app
 
@@ -83,8 +86,9 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.profile", description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=200, help="requests per kind (default 200)")
     parser.add_argument("--html", type=Path, help="also write one pyinstrument HTML page per kind here")
+    parser.add_argument("--postgres", action="store_true", help="profile on a throwaway PostgreSQL database")
     args = parser.parse_args(argv)
-    with request_kinds() as (kinds, events):
+    with database("postgres" if args.postgres else "sqlite") as url, request_kinds(url) as (kinds, events):
         count = min(args.requests, events - 1)
         for kind, request in kinds.items():
             profiler = Profiler(interval=0.0005)

@@ -21,7 +21,7 @@ def load_line(run: dict) -> str:
 
 
 def _engine(engine: dict) -> list[str]:
-    lines = ["### Engine", "",
+    lines = ["### Engine (this run; see the Engine section above for the method)", "",
              f"Baseline loop (fixed pure-Python work, same run): {engine['baseline_ms']} ms. Medians of repeats.", "",
              "| game | events/s | events per baseline loop | long game | its replay | targets |",
              "|---|---:|---:|---:|---:|---|"]
@@ -54,20 +54,27 @@ def _p(figures: dict) -> str:
     return f"{figures.get('p50', '–')} / {figures.get('p95', '–')} / {figures.get('p99', '–')}"
 
 
+def cpu_per_table_second(run: dict) -> float:
+    """Server CPU ms spent per table per second of the run (what a table costs the host)."""
+    return round(run["server_cpu_percent"] * 10 / run["tables"], 1)
+
+
 def _load(runs: list[dict]) -> list[str]:
     lines = ["### Server under a game-night load", "",
              "gunicorn 2 workers × 4 threads (what `python -m webapp` starts) and the load generator share "
              "this machine's cores. Latencies in ms as p50 / p95 / p99, measured after a 5 s warm-up; "
              "*bare* is `/_bench/bare` (Flask, same server, same run); ×bare is p95 ÷ bare p95.", "",
              "| db | tables (phones) | req/s | entry | sync (all) | sync 204 | sync 200 | bare | "
-             "entry ×bare | sync ×bare | errors | server CPU | CPU ms/req | client CPU, late p95 | load avg |",
-             "|---|---:|---:|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|"]
+             "entry ×bare | sync ×bare | errors | server CPU | CPU ms/req | CPU ms per table-second | "
+             "client CPU, late p95 | load avg |",
+             "|---|---:|---:|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|"]
     for run in runs:
         lines.append(
             f"| {run['database']} | {run['tables']} ({run['phones']}) | {run['requests_per_second']} | "
             f"{_p(run['entry'])} | {_p(run['sync'])} | {_p(run['sync_204'])} | {_p(run['sync_200'])} | "
             f"{_p(run['bare'])} | {run['entry'].get('p95_per_bare', '–')} | {run['sync'].get('p95_per_bare', '–')} | "
             f"{run['errors']} | {run['server_cpu_percent']} % | {run['server_cpu_ms_per_request']} | "
+            f"{cpu_per_table_second(run)} | "
             f"{run['client_cpu_percent']} %, {run['client_late_p95_ms']} ms | {run['load_average']:.1f} |")
     lines += ["", "Requests counted: entries " + ", ".join(
         f"{r['database']}/{r['tables']}: {r['entry']['count']} entries, {r['sync']['count']} syncs"
@@ -114,14 +121,13 @@ def markdown(results: dict) -> str:
     lines = [BEGIN, "", f"Run of {results['date']} on {results['machine']}: `{results['command']}`, "
              f"{results['total_seconds']} s; load average (1 min) {results['load_average_before']:.1f} before, "
              f"{results['load_average_after']:.1f} after (other work on the machine).", ""]
-    if "engine" in results:
-        lines += _engine(results["engine"])
-    if "costs" in results:
-        lines += _costs(results["costs"])
-    if results.get("load"):
-        lines += _load(results["load"])
-    if "browser" in results:
-        lines += _browser(results["browser"])
+    for name, render in (("engine", _engine), ("costs", _costs), ("load", _load), ("browser", _browser)):
+        if name not in results:
+            continue
+        if isinstance(results[name], dict) and "failed" in results[name]:
+            lines += [f"### {name}: failed", "", f"`{results[name]['failed']}`", ""]
+        else:
+            lines += render(results[name])
     return "\n".join(lines + [END]) + "\n"
 
 

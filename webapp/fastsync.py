@@ -21,7 +21,9 @@ SYNC_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,32})/sync")
 
 def init_app(app: Flask) -> None:
     with app.app_context():
-        engine = db.engine
+        # No transaction around a single SELECT: on PostgreSQL that saves the BEGIN and
+        # ROLLBACK round trips (a third of the cost under load); SQLite reads the same way.
+        engine = db.engine.execution_options(isolation_level="AUTOCOMMIT")
     flask_wsgi = app.wsgi_app
 
     def unchanged(table_id: str, rev: str) -> bool:
