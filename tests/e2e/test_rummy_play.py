@@ -150,6 +150,8 @@ def test_a_winning_game_on_two_phones(phone):
     assert_phones_show(phones, record)
     expect(phones.pages[1].locator(".result h2")).to_contain_text("Gewonnen")
     save_shot(phones.pages[1], "won")
+    phones.pages[1].emulate_media(color_scheme="dark")
+    save_shot(phones.pages[1], "won-dark")
 
 
 def test_a_typical_turn_takes_at_most_five_taps():
@@ -238,4 +240,18 @@ def test_refusals_and_undo(phone):
     wrong = {**joker, "as": "8D"}
     expect(entry_button(page, wrong)).to_have_count(0)
     refused(phones, page, wrong, "Der Joker kann hier nicht für 8♦ stehen")
+    phones.tap(page.locator("#controls .picker button[data-card='JK']"))
     save_shot(page, "turn")
+    page.emulate_media(color_scheme="dark")
+    save_shot(page, "turn-dark")
+
+    centre = phone()                                                     # a device in the middle of the table
+    centre.goto(page.url.split("?")[0] + "/mitte")
+    expect(centre.locator("#rummy-clock .count")).to_have_text(page.locator("#rummy-clock .count").inner_text())
+    expect(centre.locator("#controls, button.entry")).to_have_count(0)
+    save_shot(centre, "centre")
+    play_events(phones, [joker])
+    expect(centre.locator(f".figure[data-figure='{joker['start']}'] .pc.joker")).to_have_attribute(
+        "data-card", "JK:7D")                                             # the centre follows the game
+    centre.emulate_media(color_scheme="dark")
+    save_shot(centre, "centre-dark")
