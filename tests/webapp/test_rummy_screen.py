@@ -207,3 +207,17 @@ def test_a_rematch_seats_both_phones_and_suggests_from_the_games_at_this_table(a
     with app.app_context():
         assert db.session.get(Table, table_id).options["level"] == "schwer"   # 3 of 3 won: harder than Normal
     assert "3 von 3 gewonnen" in page
+
+
+def test_a_start_that_can_no_longer_be_completed_is_flagged_and_ending_is_offered(app, client, rummy_table):
+    events = random_record({"level": "normal"}, 144)["events"][:57]       # 2♠ buried, 5♠ in a figure, no joker left
+    game = new_game("gemeinsame-sache", {"level": "normal"}, ["Anna", "Ben"])
+    for event in events:
+        game.apply(event)
+    dead = [o for o in game.start_outlooks() if not o["completable"]]
+    assert len(dead) == 1
+    table = rummy_table()
+    enter(client, table, events)
+    page = seated(app, table, game.turn).get(f"/t/{table.id}").get_data(as_text=True)
+    assert html.escape(dead[0]["message"], quote=False) in page
+    assert '<details class="give-up" open>' in page and {"type": "give-up"} in entry_events(page)
