@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
+
+IDLE_REOPEN_S = 1.0  # a keep-alive connection idle this long is opened afresh
 
 
 class Phone:
@@ -18,6 +21,7 @@ class Phone:
         assert parts.hostname == "127.0.0.1", f"reliability tests talk to loopback only, not {base_url}"
         self.host, self.port, self.timeout = parts.hostname, parts.port, timeout
         self.connection: http.client.HTTPConnection | None = None
+        self.used_at = 0.0
 
     def call(self, method: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
         """(status, JSON answer). A broken connection raises ``OSError`` /
@@ -25,6 +29,8 @@ class Phone:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
+        if self.connection is not None and time.monotonic() - self.used_at > IDLE_REOPEN_S:
+            self.close()  # the server may be closing it right now (gunicorn's keep-alive is 2 s)
         if self.connection is None:
             self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         try:
@@ -35,6 +41,7 @@ class Phone:
         except (OSError, http.client.HTTPException):
             self.close()
             raise
+        self.used_at = time.monotonic()
         return response.status, json.loads(raw) if raw else {}
 
     def close(self) -> None:
