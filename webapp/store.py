@@ -261,6 +261,8 @@ def import_table(data, creator_name=None) -> tuple[Table, Seat, str]:
     try:
         data = parse_record(data)
         _check_event_count(len(data["events"]))
+        for name in data["players"]:
+            clean_name(name)  # a name of 1 to NAME_MAX characters, as when joining
         game = new_game(data["game"], data.get("options", {}), data["players"])
         effects = []
         for index, event in enumerate(data["events"]):
