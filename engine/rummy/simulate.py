@@ -40,14 +40,6 @@ from .rules import FULL_DRAW_PILE, HAND_SIZE, LEVELS
 PLAYERS = ["Spieler 1", "Spieler 2"]
 
 
-class Event(dict):
-    """An event as the simulated table enters it: a plain dict that copies
-    itself cheaply (the engine keeps a copy of every event)."""
-
-    def __deepcopy__(self, memo) -> dict:
-        return {key: list(value) if type(value) is list else value for key, value in self.items()}
-
-
 class Table:
     """One simulated game: the shuffled deck, the two secret hands, the engine."""
 
@@ -64,7 +56,7 @@ class Table:
         self.apply({"type": "setup", "first_discard": first_discard, "first_player": self.rng.randrange(2)})
 
     def apply(self, event: dict) -> dict:
-        return self.game.apply(Event(event))
+        return self.game.apply(event)
 
     @property
     def over(self) -> bool:
