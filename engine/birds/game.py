@@ -350,8 +350,10 @@ class BirdGame(Game):
         rs, n = self.ruleset, len(self.players)
         dealer = self._field(event, "dealer")
         if type(dealer) is not int or not 0 <= dealer < n or (self.solo and dealer != 0):
-            raise IllegalEvent("bad-dealer", "Geber {dealer} gibt es nicht (Solo: der Mensch, 0, gibt zuerst)"
-                               if self.solo else "Geber {dealer} gibt es nicht", {"dealer": repr(dealer)})
+            if self.solo:
+                raise IllegalEvent("bad-dealer", "Geber {dealer} gibt es nicht (Solo: der Mensch, 0, gibt zuerst)",
+                                   {"dealer": repr(dealer)})
+            raise IllegalEvent("bad-dealer", "Geber {dealer} gibt es nicht", {"dealer": repr(dealer)})
         rows = self._field(event, "rows")
         if not isinstance(rows, list) or len(rows) != ROWS:
             raise IllegalEvent("bad-rows", "Der Aufbau braucht {n} Reihen", {"n": ROWS})

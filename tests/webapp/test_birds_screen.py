@@ -129,7 +129,7 @@ def test_row_ends_show_their_catch_and_flocks_their_size(client, new_table):
     flock = controls(client, table, at=version)
     assert 'data-species="owl"' not in flock.get_data(as_text=True)   # just played: none left in the hand
     magpie = re.search(r'data-species="magpie".*?</div>', flock.get_data(as_text=True), re.S).group(0)
-    assert "klein: 1 in die Sammlung" in text_of(magpie) and "groß: 2 in die Sammlung" in text_of(magpie)
+    assert "klein → 1" in text_of(magpie) and "groß → 2" in text_of(magpie)
     assert {"type": "no-flock"} in posted_events(flock)
 
 

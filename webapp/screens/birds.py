@@ -472,8 +472,8 @@ class _View:
     def flock_note(self, species_id: str, count: int) -> str:
         size = self.game.flock_size(species_id, count)
         if size == "big":
-            return _("groß: 2 in die Sammlung")
-        return _("klein: 1 in die Sammlung")
+            return _("groß → 2")
+        return _("klein → 1")
 
     def flock_tap(self, cards: list[str], note: str = "") -> Tap:
         tap = self.pick_tap(cards, note)
