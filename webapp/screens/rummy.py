@@ -24,6 +24,8 @@ SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
 SUIT_NAMES = {"H": _l("Herz"), "D": _l("Karo"), "S": _l("Pik"), "C": _l("Kreuz")}
 RANK_LABELS = {"J": _l("B"), "Q": _l("D"), "K": _l("K"), "A": _l("A")}
 LEVEL_LABELS = {"leicht": _l("Leicht"), "normal": _l("Normal"), "schwer": _l("Schwer"), "custom": _l("Eigene Größe")}
+OUTCOME_LABELS = {"all-laid": _l("alles ausgelegt"), "clock": _l("die Uhr ist abgelaufen"),
+                  "gave-up": _l("aufgegeben")}
 RECENT_GAMES = 5     # "the last games at this table" that the next level is suggested from
 STEP_LABELS = {"setup": _l("Geben"), "draw": _l("Ziehen"), "act": _l("Auslegen, dann abwerfen")}
 
@@ -112,6 +114,10 @@ class RummyScreen(Screen):
 
     def step_label(self, kind: str) -> str:
         return str(STEP_LABELS.get(kind, kind))
+
+    def outcome_label(self, reason: str) -> str:
+        """Why the game ended, in words (the engine's ``outcome.reason``)."""
+        return str(OUTCOME_LABELS.get(reason, reason))
 
     def event_label(self, event: dict) -> str:
         """An event in German words (log lines, buttons)."""
