@@ -108,6 +108,8 @@ def test_the_picker_offers_exactly_the_places_the_engine_finds(app, client, rumm
     page = anna.get(f"/t/{table.id}/controls?card=5H").get_data(as_text=True)
     starts = [e["cards"][1] for e in entry_events(page) if e["type"] == "start"]
     assert starts == next(f["with"] for f in game.fits("5H") if f["action"] == "start")
+    page = anna.get(f"/t/{table.id}/controls?card=3D").get_data(as_text=True)
+    assert {"type": "start", "cards": ["3C", "3D"]} in entry_events(page)     # the pickup offered as the partner
 
 
 def test_a_joker_asks_what_it_stands_for(app, client, rummy_table):

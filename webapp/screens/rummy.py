@@ -276,6 +276,11 @@ class RummyScreen(Screen):
             elif action == "start" and legal["can_start"]:
                 places["start_with"] = [Choice(card(other).short, {"type": "start", "cards": [code, other]})
                                         for other in fit["with"]]
+        if legal["can_start"]:   # a known hand card (e.g. the pickup) picked second: the engine lists it from its side
+            places["start_with"] += [Choice(card(known).short, {"type": "start", "cards": [known, code]})
+                                     for known in dict.fromkeys(game.known_hand(player)) if known not in (code, JOKER)
+                                     and any(fit["action"] == "start" and code in fit["with"]
+                                             for fit in game.fits(known, player))]
         if legal["discard"]:
             places["discard"] = Choice(_("%(card)s abwerfen", card=cards_text([code])), {"type": "discard", "card": code})
         return places
