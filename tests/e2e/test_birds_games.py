@@ -329,9 +329,11 @@ def test_cubirds_two_phones_round_end_and_new_deal(phone):
     refused_in_wizard(table, phones[0], "flamingo", 7, dealer=str(record["events"][0]["dealer"]))
     deal_index = next(i for i, e in enumerate(record["events"]) if e["type"] == "deal")
 
-    def at_deal(t, page):
-        save_shot(page, "cubirds-after-deal")
-    hooks = {**with_undo(record, 5), deal_index: at_deal}
+    def round_over(t, page):
+        expect(page.locator("#board .birds-last")).to_contain_text("Runde vorbei")
+        expect(page.locator('#controls [data-mode="deal"] h2')).to_contain_text("gibt neu aus")
+        save_shot(page, "deal")
+    hooks = {**with_undo(record, 5), deal_index - 1: round_over}
     play_record(table, record, {0: 0, 1: 1}, hooks=hooks)
     check_final(table, game, record)
     report_taps("cubirds", table)

@@ -30,9 +30,13 @@ def enter(client, table, *events, seat: int = 0) -> int:
     return version
 
 
+def text_of(html: str) -> str:
+    """Plain text (tags dropped, whitespace folded)."""
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
 def text(response) -> str:
-    """The page as plain text (tags dropped, whitespace folded)."""
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+    return text_of(response.get_data(as_text=True))
 
 
 def controls(client, table, **params):
@@ -131,10 +135,6 @@ def test_row_ends_show_their_catch_and_flocks_their_size(client, new_table):
     magpie = re.search(r'data-species="magpie".*?</div>', flock.get_data(as_text=True), re.S).group(0)
     assert "klein → 1" in text_of(magpie) and "groß → 2" in text_of(magpie)
     assert {"type": "no-flock"} in posted_events(flock)
-
-
-def text_of(html: str) -> str:
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
 def test_collections_progress_and_memory_aid(client, new_table):

@@ -71,6 +71,9 @@ class BirdScreen(Screen):
     def step_label(self, kind: str) -> str:
         return str(STEPS.get(kind, kind))
 
+    def outcome_label(self, reason: str) -> str:
+        return reason_text(reason)
+
     def log_sentence(self, entry, players: list[str]) -> str:
         words = Words(players, entry.event or {})
         if entry.kind == "undo":
@@ -90,6 +93,11 @@ CUBIRDS_LABELS = {"flamingo": _l("Flamingo"), "owl": _l("Eule"), "toucan": _l("T
                   "parrot": _l("Papagei"), "magpie": _l("Elster"), "reed-warbler": _l("Teichrohrsänger"),
                   "robin": _l("Rotkehlchen")}
 SPECIES_LABELS = {**CUBIRDS_LABELS, "J": _l("Bube"), "Q": _l("Dame"), "K": _l("König")}
+
+
+def reason_text(reason: str) -> str:
+    """Why the game ended, in words."""
+    return str(REASONS.get(reason, reason))
 
 
 def cards_text(cards) -> str:
@@ -143,7 +151,7 @@ class Words:
             over = effect["game_over"]
             winners = ", ".join(self.name(w) for w in over["winners"])
             parts.append(_("Spiel vorbei – %(winners)s gewinnt (%(reason)s)", winners=winners,
-                           reason=REASONS.get(over["reason"], over["reason"])))
+                           reason=reason_text(over["reason"])))
         return " · ".join(parts)
 
     def _flock(self, flock: dict) -> str:
@@ -259,7 +267,7 @@ class _View:
         if state["status"] != "over":
             return None
         return {"winners": [self.name(w) for w in state["winners"]],
-                "reason": str(REASONS.get(state["reason"], state["reason"]))}
+                "reason": reason_text(state["reason"])}
 
     def picked(self) -> list[str]:
         """The cards of the selection so far (``pick``), each checked to be a card."""
