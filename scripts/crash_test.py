@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     acks = sum(len(log.acks) for log in logs)
     print(f"crash test: {len(start_times)} SIGKILLs in {elapsed:.1f} s, {args.clients} phones, "
           f"{acks} acknowledged entries on {sum(len(log.tables) for log in logs)} tables, "
-          f"{sum(log.retries for log in logs)} requests sent again after a crash, "
+          f"{sum(log.retries for log in logs)} tries without an answer (sent again), "
           f"restart {1000 * sum(start_times) / max(len(start_times), 1):.0f} ms on average; "
           f"database {database_url.split('://')[0]}")
     if len(start_times) < args.kills:
