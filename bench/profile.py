@@ -1,8 +1,9 @@
 """The hot requests in one process, without concurrency: the bare route, the
 unchanged sync (204), the changed sync (the regions), an entry through the API.
 
-``costs()`` gives the median milliseconds per request of each (medians over
-batches, the bare route measured in the same run as the yardstick);
+``costs()`` gives the median CPU milliseconds per request of each (CPU time of
+this one-threaded process, so a busy machine doesn't inflate it; medians over
+batches; the bare route measured in the same run is the yardstick);
 ``python -m bench.profile`` shows where the time goes (pyinstrument).
 """
 from __future__ import annotations
@@ -63,17 +64,17 @@ def request_kinds(database_url: str | None = None):
 
 
 def costs(requests: int = 200) -> dict:
-    """Median ms per request of each kind, and its ratio to the bare route."""
+    """Median CPU ms per request of each kind, and its ratio to the bare route."""
     result = {}
     with request_kinds() as (kinds, events):
         per_batch = max(1, min(requests, events - 1) // BATCHES)
         for kind, request in kinds.items():
             times = []
             for _ in range(BATCHES):
-                started = time.perf_counter()
+                started = time.process_time()
                 for _ in range(per_batch):
                     request()
-                times.append((time.perf_counter() - started) / per_batch * 1000)
+                times.append((time.process_time() - started) / per_batch * 1000)
             result[kind] = {"ms": round(statistics.median(times), 3), "requests": per_batch * BATCHES}
     for figures in result.values():
         figures["per_bare"] = round(figures["ms"] / result["bare"]["ms"], 2)
