@@ -74,6 +74,7 @@ class Table:
     version: int = 0
     taps: int = 0
     turns: list[int] = field(default_factory=list)
+    caught: list[bool] = field(default_factory=list)   # per turn: the play captured (no draw question)
 
     def tap(self, page, value: str, scope: str = "#controls") -> None:
         """Tap the button choosing ``value`` and wait until the controls were redrawn."""
@@ -157,6 +158,7 @@ def play_record(table: Table, record: dict, seats: dict, check_every: int = 12, 
             if turn_taps is not None:
                 table.turns.append(turn_taps)
             turn_taps = 0
+            table.caught.append(bool(game.preview_play(event["cards"], event["row"], event["side"])["captured"]))
         elif event["type"] in ("robin-draw", "deal", "setup") and turn_taps is not None:
             table.turns.append(turn_taps)
             turn_taps = None
@@ -290,11 +292,15 @@ def save_shot(page, name: str, dark: bool = False) -> None:
 def report_taps(name: str, table: Table) -> None:
     TURN_TAPS[name] = table.turns
     median = statistics.median(table.turns)
-    print(f"{name}: {len(table.turns)} turns, taps per turn median {median}, max {max(table.turns)}")
+    caught = [n for n, c in zip(table.turns, table.caught) if c]
+    missed = [n for n, c in zip(table.turns, table.caught) if not c]
+    print(f"{name}: {len(table.turns)} turns, taps per turn median {median}, max {max(table.turns)}; "
+          f"with a capture: {len(caught)} turns, median {statistics.median(caught) if caught else '-'}; "
+          f"without (draw question): {len(missed)} turns, median {statistics.median(missed) if missed else '-'}")
     target = os.environ.get("KT_TAPS_FILE")
     if target:
         with open(target, "a", encoding="utf-8") as out:
-            out.write(json.dumps({"game": name, "turns": table.turns, "median": median}) + "\n")
+            out.write(json.dumps({"game": name, "turns": table.turns, "caught": table.caught, "median": median}) + "\n")
 
 
 # --- the games ---------------------------------------------------------------------------------
@@ -330,7 +336,7 @@ def test_cubirds_two_phones_round_end_and_new_deal(phone):
     deal_index = next(i for i, e in enumerate(record["events"]) if e["type"] == "deal")
 
     def round_over(t, page):
-        expect(page.locator("#board .birds-last")).to_contain_text("Runde vorbei")
+        expect(page.locator(".birds-last:visible")).to_contain_text("Runde vorbei")
         expect(page.locator('#controls [data-mode="deal"] h2')).to_contain_text("gibt neu aus")
         save_shot(page, "deal")
     hooks = {**with_undo(record, 5), deal_index - 1: round_over}
@@ -350,7 +356,7 @@ def test_solo_against_robinbird_to_the_end(phone):
     robin_index = next(i for i, e in enumerate(record["events"]) if e["type"] == "robin-draw")
 
     def robin_told(t, page):
-        expect(page.locator("#board .birds-last")).to_contain_text("RobinBird:")
+        expect(page.locator(".birds-last:visible")).to_contain_text("RobinBird:")
         expect(page.locator("#board .birds-robin [data-card]")).not_to_have_count(0)
         save_shot(page, "solo")
     play_record(table, record, {0: 0}, hooks={**with_undo(record, 2), robin_index: robin_told})

@@ -190,3 +190,24 @@ def test_controls_before_the_start_are_refused(client, new_table):
     table = new_table("cubirds", ("Anna", "Ben"), start=False)
     answer = client.get(f"/t/{table.id}/controls")
     assert answer.status_code == 409 and "noch nicht begonnen" in text(answer)
+
+
+def test_game_over_names_winners_and_reason_keeps_undo(client):
+    from engine.randomplay import random_record
+
+    record = random_record("gleich-und-gleich", {}, 3, 8)
+    made = client.post("/api/tables", json={"record": record})
+    assert made.status_code == 201, made.json
+    client.get(f"/t/{made.json['id']}/s/{made.json['token']}")
+    game = new_game(record["game"], record["options"], record["players"])
+    for event in record["events"]:
+        game.apply(event)
+    assert game.outcome().reason == "distinct-species"   # what this record is chosen for
+    page = client.get(f"/t/{made.json['id']}")
+    shown = text(page)
+    winners = ", ".join(record["players"][w] for w in game.outcome().winners)
+    assert f"★ {winners}" in shown and "genug verschiedene Arten gesammelt" in shown
+    status = re.search(r'<section id="status".*?</section>', page.get_data(as_text=True), re.S).group(0)
+    assert "(genug verschiedene Arten gesammelt)" in text_of(status)
+    assert 'data-value="rematch"' in page.get_data(as_text=True)
+    assert 'data-value="undo-ask"' in page.get_data(as_text=True)
