@@ -13,8 +13,8 @@ import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from urllib.parse import urlencode
 
+from flask import url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -52,7 +52,8 @@ class Tap:
 
     @property
     def query(self) -> str:
-        return urlencode(self.params)
+        """The selection as a query (its values are numbers, card and species ids, sides)."""
+        return "&".join(f"{name}={value}" for name, value in self.params.items())
 
     def post_vals(self, version: int, key: str) -> str:
         """The form of the entry: the event, the version, a key per event (a double tap
@@ -216,6 +217,8 @@ class _View:
             "dealer": self.name(state["dealer"]), "cubirds": self.cubirds,
             "robin_hand": [self.card(c) for c in state.get("robin_hand", [])],
             "outcome": self.outcome(state), "step": None,
+            "enter_url": url_for("play.enter_event", table_id=self.table.id),
+            "controls_url": url_for("play.controls", table_id=self.table.id),
         }
         awaiting = self.game.awaiting
         if awaiting is not None and self.seat is not None:
