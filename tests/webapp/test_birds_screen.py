@@ -211,3 +211,22 @@ def test_game_over_names_winners_and_reason_keeps_undo(client):
     assert "(genug verschiedene Arten gesammelt)" in text_of(status)
     assert 'data-value="rematch"' in page.get_data(as_text=True)
     assert 'data-value="undo-ask"' in page.get_data(as_text=True)
+
+
+def test_solo_deal_asks_for_robinbirds_new_hand(client):
+    from engine.randomplay import random_record
+
+    record = random_record("cubirds", {"solo": True}, 2, 9)
+    deal_at = next(i for i, e in enumerate(record["events"]) if e["type"] == "deal")
+    deal = record["events"][deal_at]
+    made = client.post("/api/tables", json={"record": {**record, "events": record["events"][:deal_at]}})
+    assert made.status_code == 201, made.json
+    client.get(f"/t/{made.json['id']}/s/{made.json['token']}")
+    table_id, version = made.json["id"], deal_at
+    start = client.get(f"/t/{table_id}/controls")
+    assert "gibt neu aus" in text(start) and "(0 von 8)" in text(start)
+    assert posted_events(start) == []   # no deal before her eight cards are in
+    half = client.get(f"/t/{table_id}/controls", query_string={"at": version, "pick": ",".join(deal["robin_hand"][:4])})
+    assert "(4 von 8)" in text(half)
+    full = client.get(f"/t/{table_id}/controls", query_string={"at": version, "pick": ",".join(deal["robin_hand"])})
+    assert [e for e in posted_events(full) if e["type"] == "deal"] == [deal]
