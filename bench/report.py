@@ -17,8 +17,8 @@ def _mark(ok: bool) -> str:
 
 def load_line(run: dict) -> str:
     e, s, b = run["entry"], run["sync"], run["bare"]
-    return (f"{run['database']} {run['tables']} tables: entry p95 {e.get('p95')} ms, sync p95 {s.get('p95')} ms, "
-            f"bare p95 {b.get('p95')} ms, {run['requests_per_second']} req/s, errors {run['errors']}")
+    return (f"{run['database']} {run['tables']} tables: entry p95 {e.get('p95', '–')} ms, sync p95 {s.get('p95', '–')} ms, "
+            f"bare p95 {b.get('p95', '–')} ms, {run['requests_per_second']} req/s, errors {run['errors']}")
 
 
 def _engine(engine: dict) -> list[str]:
