@@ -59,6 +59,9 @@ def test_play_sentence_names_the_catch(client, new_table):
     assert "Anna: K rechts an Reihe 3 — schnappt Q, 6" in page
     assert "Reihe 3: 9 rechts aufgedeckt — Reihe fertig" in page
     assert "Anna: kein Schwarm" in page
+    undone = client.post(f"/api/tables/{table.id}/undo", json={"version": 4}, headers=table.auth(1))
+    assert undone.status_code == 200, undone.json
+    assert "Ben nimmt zurück: „kein Schwarm“" in text(client.get(f"/t/{table.id}"))
 
 
 def test_setup_wizard_sends_duplicates_to_the_discard_pile(client, new_table):

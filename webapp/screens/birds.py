@@ -31,6 +31,11 @@ REASONS = {
     "two-triples": _l("zwei Arten mit je drei Vögeln gesammelt"),
     "most-birds": _l("Karten aufgebraucht – die meisten Vögel gesammelt"),
 }
+EVENT_NAMES = {  # what an undo took back
+    "setup": _l("den Aufbau"), "play": _l("das Ausspielen"), "refill": _l("eine Auffüllkarte"),
+    "draw": _l("das Ziehen"), "pass": _l("den Verzicht aufs Ziehen"), "flock": _l("den Schwarm"),
+    "no-flock": _l("„kein Schwarm“"), "deal": _l("das Austeilen"), "robin-draw": _l("RobinBirds Karte"),
+}
 STEPS = {
     "setup": _l("Aufbau"), "play": _l("Ausspielen"), "refill": _l("Reihe auffüllen"),
     "draw": _l("Ziehen?"), "flock": _l("Schwarm?"), "deal": _l("Neu geben"),
@@ -127,15 +132,8 @@ class Words:
         return self.players[seat] if seat is not None and 0 <= seat < len(self.players) else "?"
 
     def event_name(self) -> str:
-        return self.step_name(self.event.get("type", "?"))
-
-    @staticmethod
-    def step_name(kind: str) -> str:
-        names = {"setup": _l("den Aufbau"), "play": _l("das Ausspielen"), "refill": _l("eine Auffüllkarte"),
-                 "draw": _l("das Ziehen"), "pass": _l("den Verzicht aufs Ziehen"), "flock": _l("den Schwarm"),
-                 "no-flock": _l("„kein Schwarm“"), "deal": _l("das Austeilen"),
-                 "robin-draw": _l("RobinBirds Karte")}
-        return str(names.get(kind, kind))
+        kind = self.event.get("type", "?")
+        return str(EVENT_NAMES.get(kind, kind))
 
     def sentence(self, effect: dict) -> str:
         kind = effect.get("type") or self.event.get("type")
@@ -190,7 +188,7 @@ class Words:
         if kind == "deal":
             text = _("%(who)s gibt Runde %(round)s aus", who=who, round=effect.get("round"))
             return text + (" (" + _("Ablagestapel gemischt") + ")" if effect.get("reshuffled") else "")
-        return self.step_name(kind)
+        return str(EVENT_NAMES.get(kind, kind))
 
 
 # --- the view ------------------------------------------------------------------------
@@ -223,7 +221,6 @@ class _View:
         awaiting = self.game.awaiting
         if awaiting is not None and self.seat is not None:
             view["step"] = getattr(self, "step_" + awaiting.kind.replace("-", "_"))(self.game.legal_choices())
-            view["step"]["kind"] = awaiting.kind
             view["step"]["mine"] = awaiting.player in (None, self.seat.position, self.game.robin)
         view["selection_error"] = self.error
         if self.seat is not None and self.game.events:
