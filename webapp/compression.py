@@ -50,12 +50,12 @@ def init_app(app: Flask) -> None:
             filename = (request.view_args or {}).get("filename", "")
             if request.args.get("v") and request.args["v"] == version(filename):
                 response.headers["Cache-Control"] = STATIC_CACHE
-                response.expires = None
+                response.headers.pop("Expires", None)
         if not _wants_gzip(response):
             return response
         response.direct_passthrough = False
         if static:
-            key = (request.path, request.args.get("v", ""))
+            key = (filename, version(filename))  # the current content, whatever ?v= was asked
             body = gzipped_static.get(key)
             if body is None:
                 body = gzipped_static[key] = gzip.compress(response.get_data(), compresslevel=9, mtime=0)
@@ -77,6 +77,6 @@ def _wants_gzip(response: Response) -> bool:
         return False
     if response.is_streamed and not response.direct_passthrough:
         return False  # a generator: it is sent as it comes
-    if "gzip" not in request.headers.get("Accept-Encoding", ""):
+    if not request.accept_encodings["gzip"]:  # absent or q=0
         return False
     return (response.content_length or MIN_BYTES) >= MIN_BYTES
