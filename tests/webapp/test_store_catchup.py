@@ -8,6 +8,7 @@ import random
 import pytest
 import sqlalchemy as sa
 
+from engine import new_game
 from webapp import store
 from webapp.extensions import db
 from webapp.models import Event
@@ -41,10 +42,35 @@ def loaded_now(app, table_id: str) -> store.Loaded:
 
 
 def full_replay(app, table_id: str) -> tuple[dict, dict, list[int], int]:
+    """The store's replay from a cold cache."""
     with app.app_context():
         store.clear_cache()
         loaded = loaded_now(app, table_id)
         return loaded.game.state(), loaded.game.record(), list(loaded.seqs), loaded.version
+
+
+def log_replay(app, table_id: str) -> tuple[dict, dict, list[int], int]:
+    """The engine's replay of the rows, walked here, apart from the store's code."""
+    with app.app_context():
+        table = store.get_table(table_id)
+        rows = db.session.execute(sa.select(Event.seq, Event.kind, Event.event)
+                                  .where(Event.table_id == table_id).order_by(Event.seq)).all()
+        in_force: list[tuple[int, dict]] = []
+        for seq, kind, event in rows:
+            if kind == "undo":
+                in_force.pop()
+            else:
+                in_force.append((seq, event))
+        game = new_game(table.game, table.options, table.players)
+        for _seq, event in in_force:
+            game.apply(event)
+        return game.state(), game.record(), [seq for seq, _event in in_force], table.version
+
+
+def assert_like_a_full_replay(app, table_id: str, caught: store.Loaded) -> None:
+    now = (caught.game.state(), caught.game.record(), caught.seqs, caught.version)
+    assert now == log_replay(app, table_id)
+    assert now == full_replay(app, table_id)
 
 
 def a_worker_behind(app, table_id: str) -> store.Loaded:
@@ -75,11 +101,25 @@ def test_a_game_behind_catches_up_in_place_through_events_and_undos(app, new_tab
     write(app, table.id, events, 9, 16, {10: 1, 13: 2, 15: 3})
     caught = catch_up(app, table.id, behind)
     assert caught is behind and caught.game is game_before  # caught up in place, not replayed anew
-    assert (caught.game.state(), caught.game.record(), caught.seqs, caught.version) == full_replay(app, table.id)
+    assert_like_a_full_replay(app, table.id, caught)
     with app.app_context():
         undo_rows = db.session.execute(sa.select(sa.func.count()).where(
             Event.table_id == table.id, Event.kind == "undo")).scalar_one()
     assert undo_rows == 9  # the premise: undos on both sides of the cached version
+
+
+def test_undos_back_to_the_empty_game_then_a_new_start(app, new_table):
+    table = new_table(names=("Anna", "Ben"))
+    events = random_events("gleich-und-gleich", 2, seed=24)
+    write(app, table.id, events, 0, 2)
+    behind = a_worker_behind(app, table.id)
+    with app.app_context():
+        store.undo(table.id, None, 2)
+        store.undo(table.id, None, 3)
+    write(app, table.id, events, 0, 3)
+    caught = catch_up(app, table.id, behind)
+    assert caught is behind and caught.seqs == [5, 6, 7]
+    assert_like_a_full_replay(app, table.id, caught)
 
 
 def test_catching_up_reads_only_the_missing_rows(app, new_table):
@@ -141,4 +181,4 @@ def test_random_gaps_of_events_and_undos_end_like_a_full_replay(app, new_table, 
     write(app, table.id, events, cut, stop, undos)
     caught = catch_up(app, table.id, behind)
     assert caught is behind
-    assert (caught.game.state(), caught.game.record(), caught.seqs, caught.version) == full_replay(app, table.id)
+    assert_like_a_full_replay(app, table.id, caught)
