@@ -6,7 +6,10 @@ $(KT_COMMANDS):
 	./kt $@
 
 # Benchmarks (not tests): engine, server under load (SQLite and PostgreSQL), browser;
-# writes docs/performance.md and bench/results.json. About 10 minutes.
+# writes docs/performance.md and bench/results.json. About 10 minutes. From a clean
+# clone: ./kt setup makes the venv (with the test tools), then the bench extra on top.
 .PHONY: bench
 bench:
+	./kt setup
+	.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
 	RATELIMIT_ENABLED=false .venv/bin/python -m bench
