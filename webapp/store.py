@@ -13,6 +13,7 @@ away at any time.
 """
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -113,8 +114,17 @@ def game_at(table: Table):
 
 
 # --- reading -----------------------------------------------------------------
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def _is_table_id(table_id) -> bool:
+    """Table ids are ``token_urlsafe``; anything else is no table and never reaches
+    the database (PostgreSQL refuses e.g. a NUL byte with an error, not a miss)."""
+    return isinstance(table_id, str) and TABLE_ID.fullmatch(table_id) is not None
+
+
 def get_table(table_id: str) -> Table:
-    table = db.session.get(Table, table_id) if isinstance(table_id, str) else None
+    table = db.session.get(Table, table_id) if _is_table_id(table_id) else None
     if table is None:
         raise Refusal(404, "no-such-table", NOT_FOUND)
     return table
@@ -122,7 +132,9 @@ def get_table(table_id: str) -> Table:
 
 def table_by_code(join_code: str) -> Table:
     code = (join_code or "").strip().upper()
-    table = db.session.execute(sa.select(Table).where(Table.join_code == code)).scalar_one_or_none()
+    table = None
+    if len(code) == JOIN_CODE_LENGTH and set(code) <= set(JOIN_ALPHABET):
+        table = db.session.execute(sa.select(Table).where(Table.join_code == code)).scalar_one_or_none()
     if table is None:
         raise Refusal(404, "no-such-code", _l("Den Tisch-Code {code} gibt es nicht"), {"code": code or "–"})
     return table
@@ -133,6 +145,8 @@ REVISION_OF_TABLE = sa.select(Table.revision).where(Table.id == sa.bindparam("ta
 
 def current_revision(table_id: str) -> int | None:
     """The cheap sync check: one indexed SELECT, no replay."""
+    if not _is_table_id(table_id):
+        return None
     return db.session.execute(REVISION_OF_TABLE, {"table_id": table_id}).scalar_one_or_none()
 
 
@@ -174,9 +188,14 @@ def state_answer(table: Table) -> dict:
 
 
 # --- checks of input -------------------------------------------------------------
+NAME_RULE = _l("Bitte einen Namen mit 1 bis {max} Zeichen eingeben")
+
+
 def clean_name(name) -> str:
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
-        raise Refusal(422, "bad-name", _l("Bitte einen Namen mit 1 bis {max} Zeichen eingeben"), {"max": NAME_MAX})
+    """The name with its whitespace collapsed: 1 to NAME_MAX printable characters."""
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX \
+            or not "".join(name.split()).isprintable():
+        raise Refusal(422, "bad-name", NAME_RULE, {"max": NAME_MAX})
     return " ".join(name.split())
 
 
@@ -189,7 +208,7 @@ def _check_version(version) -> int:
 def _check_key(key) -> str | None:
     if key is None:
         return None
-    if not isinstance(key, str) or not 1 <= len(key) <= KEY_MAX:
+    if not isinstance(key, str) or not 1 <= len(key) <= KEY_MAX or not key.isprintable():
         raise Refusal(400, "bad-key", _l("\"key\" muss ein Text mit 1 bis {max} Zeichen sein"), {"max": KEY_MAX})
     return key
 
@@ -204,6 +223,8 @@ def _check_event_count(count: int) -> None:
 # --- writing -------------------------------------------------------------------
 def _lock_table(table_id: str) -> Table:
     """Begin a write: lock the table row and count the change."""
+    if not _is_table_id(table_id):
+        raise Refusal(404, "no-such-table", NOT_FOUND)
     db.session.rollback()
     locked = db.session.execute(
         sa.update(Table).where(Table.id == table_id).values(revision=Table.revision + 1))
@@ -262,7 +283,8 @@ def import_table(data, creator_name=None) -> tuple[Table, Seat, str]:
         data = parse_record(data)
         _check_event_count(len(data["events"]))
         for name in data["players"]:
-            clean_name(name)  # a name of 1 to NAME_MAX characters, as when joining
+            if clean_name(name) != name:  # stored as it is: 1 to NAME_MAX characters, as when joining
+                raise Refusal(422, "bad-name", NAME_RULE, {"max": NAME_MAX})
         game = new_game(data["game"], data.get("options", {}), data["players"])
         effects = []
         for index, event in enumerate(data["events"]):
