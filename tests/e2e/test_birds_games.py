@@ -118,9 +118,7 @@ def play_event(table: Table, page, event: dict, species_of: dict, solo: bool) ->
         if page.locator(f'{line} button[data-value="{pick}"]').count() == 0:
             table.tap(page, f"{len(cards)}…", line)
         table.tap(page, pick)
-        table.tap(page, f"{event['row']}:{event['side']}")
-        expect(page.locator("#controls .preview-outcome")).to_be_visible()
-        table.enter(page, "confirm")
+        table.enter(page, f"{event['row']}:{event['side']}")
     elif kind == "refill":
         if event.get("side", "right") == "left":
             table.tap(page, "side")

@@ -81,14 +81,16 @@ def test_turn_preview_refusal_keeps_the_selection(phone):
     tap(page, "3")
     ends = page.locator("#controls .end-row")
     expect(ends).to_have_count(4)
-    expect(ends.nth(0).locator('button[data-value="0:left"]')).to_contain_text("–")  # next to the 3
-    expect(ends.nth(0).locator('button[data-value="0:right"]')).to_contain_text("schnappt 2")  # 5 and 7
+    expect(ends.nth(0).locator('button[data-value="0:left"]')).to_contain_text("schnappt nichts")  # next to the 3
+    right = ends.nth(0).locator('button[data-value="0:right"]')
+    expect(right).to_contain_text("schnappt 2")
+    assert right.locator("[data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["5", "7"]
+    box = right.bounding_box()
+    assert box["height"] >= 56 and box["width"] >= 150, f"row end too small to tap: {box}"
     shoot(page, "ends")
-    tap(page, "0:left")  # the preview; but no 3 is left hidden, so the engine refuses the entry
-    expect(page.locator("#controls .preview-outcome")).to_have_text("schnappt nichts – danach: 2 Karten ziehen?")
-    tap(page, "confirm")
+    tap(page, "0:left")  # enters the play at once; but no 3 is left hidden, so the engine refuses it
     expect(page.locator("#controls .error")).to_contain_text("3 kann nicht sein")
-    expect(page.locator("#controls .preview-outcome")).to_be_visible()   # the selection is still there
+    expect(page.locator("#controls .birds-step h2")).to_have_text("3 – an welches Ende?")   # the selection stays
     expect(page.locator("#status .version")).to_have_text("v1")
     shoot(page, "refused")
     tap(page, "undo-ask")
@@ -106,16 +108,15 @@ def test_capture_preview_flock_and_centre_view(phone, browser, base_url):
              "setup_discards": [], "collections": ["robin", "owl"]}
     api_enter(page, table, setup)
     tap(page, "owl")
-    tap(page, "0:right")
     game = new_game("cubirds", {}, ["Anna", "Ben"])
     game.apply(setup)
     preview = game.preview_play(["owl"], 0, "right")
-    expect(page.locator("#controls .birds-step [data-card]").first).to_be_visible()
-    captured = page.locator("#controls .preview-outcome + p [data-card]")
-    assert captured.evaluate_all("cs => cs.map(c => c.dataset.card)") == preview["captured"]
-    expect(page.locator("#controls .birds-step")).to_contain_text("wird aufgefüllt")  # only owls are left
+    end = page.locator('#controls button[data-value="0:right"]')
+    assert end.locator("[data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)") == preview["captured"]
+    expect(end).to_contain_text("Reihe auffüllen")  # only owls are left
     shoot(page, "preview")
-    tap(page, "confirm")
+    tap(page, "0:right")
+    expect(page.locator("#status .version")).to_have_text("v2")
     expect(page.locator("#controls .birds-step h2")).to_have_text("Reihe 1 auffüllen: welche Karte liegt oben?")
     shoot(page, "refill")
     tap(page, "robin")

@@ -93,9 +93,9 @@ def test_a_selection_counts_only_at_its_version(client, new_table):
     table = new_table("gleich-und-gleich", ("Anna", "Ben"))
     version = enter(client, table, GUG_SETUP)
     seated(client, table)
-    current = controls(client, table, at=version, pick="K", row=1, side="left")
-    assert "schnappt nichts" in text(current)
-    stale = controls(client, table, at=version - 1, pick="K", row=1, side="left")
+    current = controls(client, table, at=version, pick="K")
+    assert "K – an welches Ende?" in text(current)
+    stale = controls(client, table, at=version - 1, pick="K")
     assert "Welche Art spielst du aus, wie viele?" in text(stale)
 
 
@@ -105,23 +105,30 @@ def test_bad_selection_is_named_and_changes_nothing(client, new_table):
     seated(client, table)
     page = text(controls(client, table, at=version, pick="Z"))
     assert "Unbekannte Karte in der Auswahl: Z" in page
-    page = text(controls(client, table, at=version, pick="K", row=9, side="left"))
-    assert "Ungültige Auswahl: row = 9" in page
+    page = text(controls(client, table, at=version, pick="K,3"))
+    assert "Ungültige Auswahl: pick = K,3" in page and "Welche Art spielst du aus, wie viele?" in page
     assert client.get(f"/api/tables/{table.id}/state", headers=table.auth()).json["version"] == version
 
 
-def test_refused_entry_shows_the_reason_and_keeps_the_preview(client, new_table):
+def end_button(html: str, value: str) -> str:
+    return re.search(rf'<button[^>]*data-value="{value}".*?</button>', html, re.S).group(0)
+
+
+def test_a_row_end_enters_the_play_and_a_refusal_keeps_the_selection(client, new_table):
     table = new_table("gleich-und-gleich", ("Anna", "Ben"))
     version = enter(client, table, GUG_SETUP)
     seated(client, table)
-    preview = controls(client, table, at=version, pick="3", row=0, side="left")
-    [event] = [e for e in posted_events(preview) if e["type"] == "play"]
+    ends = controls(client, table, at=version, pick="3")
+    plays = [e for e in posted_events(ends) if e["type"] == "play"]
+    assert plays == [{"type": "play", "cards": ["3"], "row": row, "side": side}
+                     for row in range(4) for side in ("left", "right")]   # one tap per end, no confirm step
+    left = end_button(ends.get_data(as_text=True), "0:left")
     answer = client.post(f"/t/{table.id}/event", headers={"HX-Request": "true"},
-                         data={"event": json.dumps(event), "version": version, "key": "k1", "at": version,
-                               "pick": "3", "row": 0, "side": "left"})
+                         data={**json.loads(unescape(re.search(r"hx-vals='([^']*)'", left).group(1))), "key": "k1"})
     assert answer.status_code == 422
     shown = text(answer)
-    assert "3 kann nicht sein" in shown and "schnappt nichts – danach: 2 Karten ziehen?" in shown
+    assert "3 kann nicht sein" in shown and "3 – an welches Ende?" in shown   # the chosen card is kept
+    assert client.get(f"/api/tables/{table.id}/state", headers=table.auth()).json["version"] == version
 
 
 def test_row_ends_show_their_catch_and_flocks_their_size(client, new_table):
@@ -129,8 +136,18 @@ def test_row_ends_show_their_catch_and_flocks_their_size(client, new_table):
     version = enter(client, table, CUBIRDS_SETUP)
     seated(client, table)
     html = controls(client, table, at=version, pick="owl").get_data(as_text=True)
-    right_end = re.search(r'data-value="0:right".*?</button>', html, re.S).group(0)
-    assert "schnappt 2" in text_of(right_end)
+    game = new_game("cubirds", {}, ["Anna", "Ben"])
+    game.apply(CUBIRDS_SETUP)
+    for row in range(4):
+        for side in ("left", "right"):
+            preview = game.preview_play(["owl"], row, side)
+            button = end_button(html, f"{row}:{side}")
+            assert re.findall(r'data-card="([^"]+)"', button) == preview["captured"]
+            caught = len(preview["captured"])
+            assert (f"schnappt {caught}" if caught else "schnappt nichts") in text_of(button)
+            assert ("Reihe auffüllen" in text_of(button)) == preview["refill_needed"]
+    assert "schnappt 2" in text_of(end_button(html, "0:right"))   # duck and parrot; only owls are left …
+    assert "Reihe auffüllen" in text_of(end_button(html, "0:right"))   # … so the row is refilled
     version = enter(client, table, {"type": "play", "cards": ["owl"], "row": 0, "side": "right"},
                     {"type": "refill", "card": "robin", "side": "right"})
     flock = controls(client, table, at=version)

@@ -370,16 +370,11 @@ class _View:
         cards = self.picked()
         by_species = {s["species"]: s for s in legal["species"]}
         if cards:
-            row, side = self.selected_int("row", len(self.game.rows)), self.values.get("side")
-            if row is not None and side in legal["sides"]:
-                try:
-                    preview = self.game.preview_play(cards, row, side)
-                except EngineError as err:
-                    self.engine_error(err)
-                else:
-                    return self.play_preview(cards, row, side, preview)
-            if len({self.species_of[c] for c in cards}) == 1 and self.species_of[cards[0]] in by_species:
+            entry = by_species.get(self.species_of[cards[0]])
+            if entry and {self.species_of[c] for c in cards} == {entry["species"]} \
+                    and entry["min"] <= len(cards) <= entry["max"]:
                 return self.play_ends(cards)
+            self.error = _("Ungültige Auswahl: %(field)s = %(value)s", field="pick", value=",".join(cards))
         mix = self.values.get("sp") if self.selecting else None
         if mix in by_species:
             count = self.selected_int("n", 99)
@@ -426,34 +421,24 @@ class _View:
         return result
 
     def play_ends(self, cards: list[str]) -> dict:
+        """Each row end enters the play at once; its button shows the engine's preview
+        (the cards it would capture, whether the row is refilled after)."""
         pick = ",".join(cards)
         rows = []
         for index, row in enumerate(self.game.rows):
-            ends = [Tap(label, params=self.params(pick=pick, row=index, side=side), value=f"{index}:{side}",
-                        note=self.catch_note(cards, index, side))
-                    for label, side in (("◀", "left"), ("▶", "right"))]
+            ends = []
+            for side in ("left", "right"):
+                preview = self.game.preview_play(cards, index, side)
+                captured = preview["captured"]
+                ends.append({
+                    "side": side, "captured": [self.card(c) for c in captured],
+                    "note": _("schnappt %(n)s", n=len(captured)) if captured else _("schnappt nichts"),
+                    "refill": preview["refill_needed"],
+                    "tap": Tap(side_text(side), event={"type": "play", "cards": cards, "row": index, "side": side},
+                               params=self.params(pick=pick, row=index, side=side), value=f"{index}:{side}")})
             rows.append({"number": index + 1, "cards": [self.card(c) for c in row], "ends": ends})
         return {"mode": "ends", "chosen": played_text(cards), "chosen_cards": [self.card(c) for c in cards],
                 "rows": rows, "back": Tap(_("Ändern"), params=self.params())}
-
-    def catch_note(self, cards: list[str], row: int, side: str) -> str:
-        """How many cards this end would capture (the engine's preview)."""
-        captured = len(self.game.preview_play(cards, row, side)["captured"])
-        return _("schnappt %(n)s", n=captured) if captured else "–"
-
-    def play_preview(self, cards: list[str], row: int, side: str, preview: dict) -> dict:
-        captured = preview["captured"]
-        if captured:
-            outcome = _("schnappt %(cards)s", cards=cards_text(captured))
-        else:
-            outcome = _("schnappt nichts – danach: 2 Karten ziehen?")
-        event = {"type": "play", "cards": cards, "row": row, "side": side}
-        return {"mode": "preview", "chosen": played_text(cards), "row": row + 1, "side": side_text(side),
-                "outcome": outcome, "captured": [self.card(c) for c in captured],
-                "new_row": [self.card(c) for c in preview["row"]], "refill": preview["refill_needed"],
-                "confirm": Tap(_("Ausspielen"), event=event, value="confirm", params=self.params(pick=",".join(cards), row=row,
-                                                                                 side=side)),
-                "back": Tap(_("Andere Reihe"), params=self.params(pick=",".join(cards)))}
 
     def step_draw(self, legal: dict) -> dict:
         return {"mode": "draw", "drawn": legal["drawn"], "reshuffle": legal["reshuffle"],
