@@ -3,14 +3,18 @@ an entry on one phone visible on the others within 1 s, undo, a phone back
 online resyncs, reload keeps the seat."""
 from __future__ import annotations
 
-import json
 import os
+import sys
 import time
 from pathlib import Path
 
 from playwright.sync_api import expect
 
-from engine.randomplay import random_record
+sys.path.insert(0, str(Path(__file__).parent))
+from test_birds_games import Table, normalized, play_event  # noqa: E402
+
+from engine.randomplay import random_record  # noqa: E402
+from engine.records import new_game  # noqa: E402
 
 SYNC_LIMIT_S = 1.0
 SHOTS = os.environ.get("KT_E2E_SHOTS")  # a folder: keep screenshots of each step there
@@ -35,11 +39,6 @@ def wait_until_version(pages, version: int) -> float:
     for page in pages:
         page.wait_for_function(SHOWS_VERSION, arg=f"v{version}", polling="raf", timeout=5000)
     return time.monotonic() - started
-
-
-def enter_json(page, event: dict) -> None:
-    page.locator("#controls textarea[name=event]").fill(json.dumps(event))
-    page.locator("#controls form button[type=submit]").click()
 
 
 def test_three_phones_play_at_one_table(phone):
@@ -71,25 +70,33 @@ def test_three_phones_play_at_one_table(phone):
     urls = {page.url for page in (anna, ben, carla)}
     assert len(urls) == 1 and "/t/" in urls.pop()
 
-    events = random_record("gleich-und-gleich", {}, 3, 31)["events"]
+    record = normalized(random_record("gleich-und-gleich", {}, 3, 31))
+    events, species_of = record["events"], new_game(record["game"], {}, record["players"]).ruleset.species_of
+    table = Table([ben])  # Ben taps every entry in on the bird screen's buttons
+
+    def enter(event: dict) -> None:
+        play_event(table, ben, event, species_of, solo=False)
+
     ben.evaluate("window.__sameDocument = true")  # survives only if no full-page reload happens
     delays = []
     for version, event in enumerate(events[:4], start=1):
-        enter_json(ben, event)
+        enter(event)
         expect(ben.locator("#status .version")).to_have_text(f"v{version}")
         delays.append(wait_until_version((anna, carla), version))
     shot(anna, "3-play-anna")
     print("sync delays (s):", [round(d, 3) for d in delays])
     assert max(delays) < SYNC_LIMIT_S, f"sync delays {delays}"
 
-    carla.get_by_role("button", name="Zurücknehmen").click()
+    carla.locator('#controls button[data-value="undo-ask"]').click()
+    carla.locator('#controls button[data-value="undo"]').click()
     wait_until_version((anna, ben, carla), 5)
     for page in (anna, ben, carla):
-        expect(page.locator("#log li.undo").first).to_contain_text("Carla hat")
+        expect(page.locator("#log li.undo").first).to_contain_text("Carla nimmt zurück")
     assert ben.evaluate("window.__sameDocument === true"), "the page was reloaded during play"
 
     carla.context.set_offline(True)  # e.g. the phone lost the Wi-Fi
-    enter_json(ben, events[3])
+    table.version = 5
+    enter(events[3])
     expect(ben.locator("#status .version")).to_have_text("v6")
     carla.wait_for_timeout(1500)
     expect(carla.locator("#status .version")).to_have_text("v5")
