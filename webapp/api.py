@@ -21,9 +21,10 @@ def _body() -> dict:
 
 
 def _authorised(table_id: str) -> tuple[Table, Seat]:
-    """The table and the seat of the bearer token: 401 without a token; 404 for
-    an unknown table and, word for word the same, for a token that holds no
-    seat there (a seat acts only at its own table and learns nothing of others)."""
+    """The table and the seat of the bearer token: 401 without a token; 403 for
+    a token that holds no seat anywhere (a wrong, replaced or removed one); 404
+    for an unknown table and, word for word the same, for the token of a seat at
+    another table (a seat acts only at its own table and learns nothing of others)."""
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -31,7 +32,9 @@ def _authorised(table_id: str) -> tuple[Table, Seat]:
     table = store.get_table(table_id)
     seat = store.seat_by_token(table, token.strip())
     if seat is None:
-        raise Refusal(404, "no-such-table", NOT_FOUND)
+        if store.token_holds_any_seat(token.strip()):
+            raise Refusal(404, "no-such-table", NOT_FOUND)
+        abort(403)
     return table, seat
 
 

@@ -158,6 +158,13 @@ def seat_by_token(table: Table, token: str | None) -> Seat | None:
     ).scalar_one_or_none()
 
 
+def token_holds_any_seat(token: str) -> bool:
+    """Whether a token belongs to a seat at some table (any table)."""
+    return db.session.execute(
+        sa.select(Seat.id).where(Seat.token_hash == token_hash(token)).limit(1)
+    ).first() is not None
+
+
 def bot_names(options: dict) -> list[str]:
     """Players the server seats itself: RobinBird in solo."""
     return [ROBIN] if options.get("solo") else []
