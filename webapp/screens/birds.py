@@ -3,9 +3,10 @@
 ``BirdScreen.view`` turns the engine's state, ``legal_choices()``, ``catalogue()``,
 ``preview_play`` and ``SetupDraft`` into what the templates draw: the table
 (rows, collections, piles) and the taps of the awaited step. A selection that
-takes several taps (species, count, row end; the setup cards) travels in the
-query of ``GET /t/<id>/controls`` and in the form of the confirming entry, tied
-to the table version it was made at (``at``), so a refused entry keeps it.
+takes several taps (species and count, then a row end that enters the play; the
+setup cards) travels in the query of ``GET /t/<id>/controls`` and in the form of
+the entry that ends it, tied to the table version it was made at (``at``), so a
+refused entry keeps it.
 """
 from __future__ import annotations
 
