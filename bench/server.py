@@ -5,16 +5,18 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 import uuid
+import contextlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
+
+from webapp.hosting import gunicorn_subprocess
 
 from .bare import BARE_PATH
 
@@ -88,24 +90,11 @@ def gunicorn(kind: str, log: Path | None = None):
         port = _free_port()
         env = os.environ | {"DATABASE_URL": url, "RATELIMIT_ENABLED": "false",
                             "SECRET_KEY": "bench-" + uuid.uuid4().hex}
-        out = open(log, "ab") if log else subprocess.DEVNULL
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--chdir", str(ROOT), "--workers", str(WORKERS),
-             "--threads", str(THREADS), "--bind", f"127.0.0.1:{port}", "bench.wsgi:app"],
-            cwd=ROOT, env=env, stdout=out, stderr=out)
-        server = Server(f"http://127.0.0.1:{port}", kind, process)
-        try:
+        with (open(log, "ab") if log else contextlib.nullcontext(subprocess.DEVNULL)) as out, \
+                gunicorn_subprocess("bench.wsgi:app", port, env, out, WORKERS, THREADS, cwd=ROOT) as process:
+            server = Server(f"http://127.0.0.1:{port}", kind, process)
             _wait_until_up(server)
             yield server
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-            if log:
-                out.close()
 
 
 def _wait_until_up(server: Server, timeout: float = 60) -> None:

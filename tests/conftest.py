@@ -29,7 +29,6 @@ import contextlib
 import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -233,6 +232,7 @@ def _thread_server(database_url: str) -> Iterator[LiveServer]:
 def _gunicorn_server(database_url: str, log_path: Path) -> Iterator[LiveServer]:
     """``gunicorn -w 2 wsgi:app`` on a free port, migrations applied beforehand."""
     from webapp import create_app
+    from webapp.hosting import gunicorn_subprocess
 
     _dispose_engines(create_app(app_test_config(database_url)))  # migrate once, not racing in two workers
     port = _free_port()
@@ -242,22 +242,10 @@ def _gunicorn_server(database_url: str, log_path: Path) -> Iterator[LiveServer]:
         "SECRET_KEY": TEST_SECRET_KEY,
         "RATELIMIT_ENABLED": "false",
     }
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}", "wsgi:app"],
-            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
-        try:
-            url = f"http://127.0.0.1:{port}"
-            _wait_until_serving(url, process)
-            yield LiveServer(url, database_url, log_path)
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    with open(log_path, "wb") as log, gunicorn_subprocess("wsgi:app", port, env, log, cwd=REPO) as process:
+        url = f"http://127.0.0.1:{port}"
+        _wait_until_serving(url, process)
+        yield LiveServer(url, database_url, log_path)
 
 
 @pytest.fixture(scope="session")

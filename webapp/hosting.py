@@ -2,9 +2,14 @@
 of the start page for the terminal."""
 from __future__ import annotations
 
+import contextlib
 import io
 import ipaddress
 import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO, Iterator
 
 import qrcode
 
@@ -67,3 +72,25 @@ def banner(urls: list[str]) -> str:
         lines += ["", "(Kein Netzwerk gefunden: nur auf diesem Rechner erreichbar.)"]
     lines += ["", terminal_qr(urls[0])]
     return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def gunicorn_subprocess(app: str, port: int, env: dict, output: IO | int,
+                        workers: int = 2, threads: int = 4,
+                        cwd: Path | None = None) -> Iterator[subprocess.Popen]:
+    """``gunicorn`` serving ``app`` (e.g. ``wsgi:app``) on 127.0.0.1:``port`` as a
+    child process (for tests and benchmarks); stopped (then killed) on exit."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--threads", str(threads),
+         "--bind", f"127.0.0.1:{port}", app],
+        cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT,
+    )
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
