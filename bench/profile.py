@@ -24,6 +24,9 @@ from .server import database
 
 REVISION = re.compile(r"[?&;]rev=(\d+)")
 BATCHES = 5
+MID_GAME = 40  # events entered before measuring
+FSYNC_BYTES, FSYNC_REPEATS = 4096, 50
+FSYNC = "disk flush (fsync of 4 KB, wall time)"
 
 
 @contextmanager
@@ -58,13 +61,16 @@ def request_kinds(database_url: str | None = None):
         def sync(rev) -> object:
             return client.get(f"/t/{table_id}/sync?rev={rev}&phase=play", headers={"HX-Request": "true"})
 
+        for _ in range(MID_GAME):  # the syncs draw a game in play, not the empty setup
+            enter()
         revision = REVISION.search(sync(-1).get_data(True)).group(1)
         yield {"bare": lambda: client.get(BARE_PATH), "sync 204": lambda: sync(revision),
-               "sync 200": lambda: sync(-1), "entry": enter}, len(record["events"])
+               "sync 200": lambda: sync(-1), "entry": enter}, len(record["events"]) - MID_GAME
 
 
 def costs(requests: int = 200) -> dict:
-    """Median CPU ms per request of each kind, and its ratio to the bare route."""
+    """Median CPU ms per request of each kind, and its ratio to the bare route;
+    beside them the wall time of one disk flush, which every entry waits for."""
     result = {}
     with request_kinds() as (kinds, events):
         per_batch = max(1, min(requests, events - 1) // BATCHES)
@@ -76,9 +82,25 @@ def costs(requests: int = 200) -> dict:
                     request()
                 times.append((time.process_time() - started) / per_batch * 1000)
             result[kind] = {"ms": round(statistics.median(times), 3), "requests": per_batch * BATCHES}
+    result[FSYNC] = {"ms": fsync_ms(), "requests": FSYNC_REPEATS}
     for figures in result.values():
         figures["per_bare"] = round(figures["ms"] / result["bare"]["ms"], 2)
     return result
+
+
+def fsync_ms() -> float:
+    """Median wall ms to write and flush 4 KB to a new file in the temporary
+    folder: the least a durable commit waits for, which no read ever pays."""
+    times = []
+    with tempfile.TemporaryDirectory() as directory:
+        for n in range(FSYNC_REPEATS):
+            with open(Path(directory) / f"{n}.bin", "wb") as file:
+                started = time.perf_counter()
+                file.write(os.urandom(FSYNC_BYTES))
+                file.flush()
+                os.fsync(file.fileno())
+                times.append((time.perf_counter() - started) * 1000)
+    return round(statistics.median(times), 3)
 
 
 def main(argv=None) -> None:

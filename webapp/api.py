@@ -29,13 +29,13 @@ def _authorised(table_id: str) -> tuple[Table, Seat]:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         abort(401)
-    table = store.get_table(table_id)
-    seat = store.seat_by_token(table, token.strip())
-    if seat is None:
-        if store.token_holds_any_seat(token.strip()):
-            raise Refusal(404, "no-such-table", NOT_FOUND)
-        abort(403)
-    return table, seat
+    seat = store.seat_of_token(token.strip())
+    if seat is not None and seat.table_id == table_id:
+        return seat.table, seat
+    store.get_table(table_id)  # 404 for an unknown table
+    if seat is not None:
+        raise Refusal(404, "no-such-table", NOT_FOUND)
+    abort(403)
 
 
 def _seat_answer(table: Table, seat: Seat, token: str) -> dict:

@@ -1,11 +1,13 @@
 """The table page: lobby or game, entering events, undo, live sync, export/import."""
 from __future__ import annotations
 
+import functools
 import json
 import uuid
+from typing import NamedTuple
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
-from flask_babel import lazy_gettext as _l
+from flask_babel import get_locale, lazy_gettext as _l
 
 from . import seats, store
 from .errors import Refusal
@@ -55,13 +57,10 @@ def controls(table_id: str):
 
 @bp.get("/t/<table_id>/sync")
 def sync(table_id: str):
-    """204 while nothing changed (one indexed SELECT); else the changed regions."""
-    revision = store.current_revision(table_id)
-    if revision is None:
-        raise Refusal(404, "no-such-table", _l("Diesen Tisch gibt es nicht"))
-    if request.args.get("rev") == str(revision):
-        return Response(status=204)
+    """204 while nothing changed (answered by ``fastsync`` before Flask); else the changed regions."""
     table = store.get_table(table_id)
+    if request.args.get("rev") == str(table.revision):
+        return Response(status=204)
     if not table.started:
         return render_lobby(table, oob=True)
     if request.args.get("phase") == "lobby":
@@ -166,11 +165,25 @@ def play_context(table: Table, error: str | None = None) -> dict:
             "event_template": screen.event_template(game),
         }
         context.update(screen.view(game, table, seat, request.values))
-    context.update(
-        error=error, key=uuid.uuid4().hex,
-        log=[(entry, screen.log_sentence(entry, table.players)) for entry in store.log_rows(table)],
-    )
+    context.update(error=error, key=uuid.uuid4().hex, log=_log(table.id, table.revision, str(get_locale())))
     return context
+
+
+class LoggedEntry(NamedTuple):
+    """What the templates read of an entry in the log."""
+
+    seq: int
+    kind: str
+
+
+@functools.lru_cache(maxsize=1024)
+def _log(table_id: str, revision: int, language: str) -> tuple[tuple[LoggedEntry, str], ...]:
+    """The newest entries with their sentences: the same on every phone, so built
+    once per table revision and language (every change counts up the revision)."""
+    table = store.get_table(table_id)
+    screen = screen_for(table.game)
+    return tuple((LoggedEntry(entry.seq, entry.kind), str(screen.log_sentence(entry, table.players)))
+                 for entry in store.log_rows(table))
 
 
 def render_regions(table: Table, error: str | None = None) -> str:

@@ -24,6 +24,7 @@ import sqlalchemy as sa
 from flask import current_app
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload
 
 from engine import EngineError, Game, IllegalEvent, game_class, new_game, parse_record
 
@@ -31,7 +32,8 @@ from .errors import NOT_FOUND, Refusal
 from .extensions import db
 from .models import LOBBY, PLAYING, Event, Seat, Table, token_hash
 
-JOIN_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
+# no vowels (a code never spells a word), no 0/O, 1/I/L
+JOIN_ALPHABET = "BCDFGHJKMNPQRSTVWXZ23456789"
 JOIN_CODE_LENGTH = 6
 NAME_MAX = 40
 KEY_MAX = 64
@@ -133,7 +135,7 @@ def get_table(table_id: str) -> Table:
 def table_by_code(join_code: str) -> Table:
     code = (join_code or "").strip().upper()
     table = None
-    if len(code) == JOIN_CODE_LENGTH and set(code) <= set(JOIN_ALPHABET):
+    if len(code) == JOIN_CODE_LENGTH and code.isascii() and code.isalnum():  # older codes had vowels
         table = db.session.execute(sa.select(Table).where(Table.join_code == code)).scalar_one_or_none()
     if table is None:
         raise Refusal(404, "no-such-code", _l("Den Tisch-Code {code} gibt es nicht"), {"code": code or "–"})
@@ -141,13 +143,6 @@ def table_by_code(join_code: str) -> Table:
 
 
 REVISION_OF_TABLE = sa.select(Table.revision).where(Table.id == sa.bindparam("table_id"))
-
-
-def current_revision(table_id: str) -> int | None:
-    """The cheap sync check: one indexed SELECT, no replay."""
-    if not _is_table_id(table_id):
-        return None
-    return db.session.execute(REVISION_OF_TABLE, {"table_id": table_id}).scalar_one_or_none()
 
 
 def seat_by_token(table: Table, token: str | None) -> Seat | None:
@@ -158,11 +153,11 @@ def seat_by_token(table: Table, token: str | None) -> Seat | None:
     ).scalar_one_or_none()
 
 
-def token_holds_any_seat(token: str) -> bool:
-    """Whether a token belongs to a seat at some table (any table)."""
+def seat_of_token(token: str) -> Seat | None:
+    """The seat a token holds at any table, its table loaded in the same query."""
     return db.session.execute(
-        sa.select(Seat.id).where(Seat.token_hash == token_hash(token)).limit(1)
-    ).first() is not None
+        sa.select(Seat).where(Seat.token_hash == token_hash(token)).options(joinedload(Seat.table))
+    ).scalar_one_or_none()
 
 
 def bot_names(options: dict) -> list[str]:
@@ -257,7 +252,7 @@ def _insert_table(game: str, options: dict, players: list | None, status: str) -
                           players=players, status=status, version=0, revision=0)
             db.session.add(table)
             return table
-    raise RuntimeError("no free join code")  # 31^6 codes: practically unreachable
+    raise RuntimeError("no free join code")  # 26^6 codes: practically unreachable
 
 
 def current_revision_by_code(code: str) -> int | None:
@@ -494,11 +489,11 @@ def _stale(table: Table) -> Refusal:
 
 def _append(table_id: str, seat: Seat | None, version, key, change) -> dict:
     version, key = _check_version(version), _check_key(key)
-    table = get_table(table_id)  # the version first, then the key: a retry racing its
-    stored = _stored_answer(table_id, key)  # first try sees one or the other
-    if stored is not None:
-        return stored
-    if version != table.version:
+    table = get_table(table_id)
+    if version != table.version:  # a retry whose first try landed, or a stale phone;
+        stored = _stored_answer(table_id, key)  # the version read first, so the
+        if stored is not None:  # first try's commit is seen here
+            return stored
         raise _stale(table)
     _check_event_count(version + 1)
     try:

@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 BABEL_CFG = REPO / "babel.cfg"
 ENGLISH_PO = REPO / "translations" / "en" / "LC_MESSAGES" / "messages.po"
 PLACEHOLDER = re.compile(r"\{[^}]*\}|%\(\w+\)[sdifr]")
-WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
+WORD = re.compile(r"(?<!\w)[A-Za-zÄÖÜäöüß]{3,}(?!\w)")  # not "YET" in a code like "YET385"
 GERMAN_LETTERS = re.compile(r"[ÄÖÜäöüß]")
 MIN_FRAGMENT = 10  # literal parts shorter than this are too common to tell the language
 # words spelt the same in both languages (not a sign of a missing translation)

@@ -228,7 +228,7 @@ def test_an_internal_error_shows_a_sentence_never_a_stack_trace(make_app, monkey
         raise RuntimeError("secret internal detail")
 
     monkeypatch.setattr(store, "table_by_code", broken)
-    monkeypatch.setattr(store, "seat_by_token", broken)
+    monkeypatch.setattr(store, "seat_of_token", broken)
     for answer in (client.get(f"/j/{table['join_code']}"),
                    client.get(f"/api/tables/{table['id']}/state", headers={"Authorization": f"Bearer {table['token']}"})):
         body = answer.get_data(as_text=True)

@@ -34,7 +34,7 @@ def normal_view(app):
 
 def revision_of(app, table_id: str) -> int:
     with app.app_context():
-        return store.current_revision(table_id)
+        return store.get_table(table_id).revision
 
 
 def test_the_current_revision_gets_an_empty_204_without_entering_flask(app, client, new_table, flask_requests):

@@ -65,6 +65,16 @@ def test_join_by_scan_url_and_by_typed_code(app, client):
     assert refused.status_code == 422 and "Namen" in refused.text
 
 
+def test_join_codes_never_spell_a_word_and_older_codes_still_work(app, client):
+    codes = [join_code(app, create_by_form(client)) for _ in range(40)]
+    assert not set("".join(codes)) & set("AEIOUY01L"), codes
+    table_id = create_by_form(client)
+    with app.app_context():
+        store.get_table(table_id).join_code = "YET385"  # made before codes lost their vowels
+        store.db.session.commit()
+    assert "Platz nehmen" in app.test_client().get("/j/yet385").text
+
+
 def test_names_are_escaped_everywhere(app, client):
     table_id = create_by_form(client, name="<script>alert(1)</script>")
     page = client.get(f"/t/{table_id}").text
@@ -121,6 +131,22 @@ def test_an_entry_answers_with_all_regions_and_others_see_it_on_sync(app, client
     synced = ben.get(f"/t/{table_id}/sync?rev={rev}&phase=play")
     starter = ("Anna", "Ben")[setup["dealer"]]
     assert synced.status_code == 200 and f"Aufbau fertig – {starter} beginnt" in synced.text and "v1" in synced.text
+
+
+def test_the_log_comes_in_each_phones_language_and_follows_every_change(app, client):
+    table_id, (ben,) = started_table(app, client)
+    ben.set_cookie("lang", "en")
+    setup = random_events("gleich-und-gleich", 2, seed=21)[0]
+    client.post(f"/t/{table_id}/event", headers=HX, data={"event": json.dumps(setup), "version": 0, "key": "k1"})
+    starter = ("Anna", "Ben")[setup["dealer"]]
+    german = client.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text
+    english = ben.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text
+    assert f"Aufbau fertig – {starter} beginnt" in german and "Aufbau fertig" not in english
+    board = german[german.index('id="board"'):german.index('id="controls"')]
+    assert "Zuletzt" in board and f"Aufbau fertig – {starter} beginnt" in board  # the board shows the last entry too
+    undone = client.post(f"/t/{table_id}/undo", headers=HX, data={"version": 1, "key": "k2"})
+    assert "Anna nimmt zurück" in undone.text
+    assert "Anna nimmt zurück" in client.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text
 
 
 def test_refused_entries_show_in_the_controls_and_change_nothing(app, client):

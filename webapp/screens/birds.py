@@ -10,14 +10,18 @@ refused entry keeps it.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
 
 from flask import url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+
+from markupsafe import Markup
 
 from engine import EngineError
 from engine.birds.rules import LEFT
@@ -194,6 +198,35 @@ class Words:
 
 # --- the view ------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class CardView:
+    """One card as the screens draw it."""
+
+    id: str
+    label: str
+    species: str
+    tone: int
+    bird: bool
+
+    def html(self, size: str = "") -> Markup:
+        return _card_html(self, size)
+
+
+# A page draws up to a hundred cards and every phone draws the same ones: each
+# card's view and markup is built once per language and size, not per drawing.
+@functools.lru_cache(maxsize=4096)
+def _card_view(card: str, species: str, tone: int, bird: bool, language: str) -> CardView:
+    return CardView(card, str(card_short(card)), species, tone, bird)
+
+
+@functools.lru_cache(maxsize=4096)
+def _card_html(card: CardView, size: str) -> Markup:
+    bird = f" bird b-{card.species}" if card.bird else ""
+    return Markup('<span class="bcard sp-{}{} {}" data-card="{}"><span class="rank">{}</span></span>').format(
+        card.tone, bird, size, card.id, card.label)
+
+
+
 class _View:
     """Everything one phone draws, built from the engine."""
 
@@ -234,10 +267,9 @@ class _View:
     def name(self, seat) -> str:
         return self.table.players[seat] if seat is not None else ""
 
-    def card(self, card: str) -> dict:
+    def card(self, card: str) -> CardView:
         species = self.species_of[card]
-        return {"id": card, "label": str(card_short(card)), "species": species,
-                "tone": self.species_index[species], "bird": self.cubirds}
+        return _card_view(card, species, self.species_index[species], self.cubirds, str(get_locale()))
 
     def species_label(self, species_id: str) -> str:
         """Translated where a name is a word (birds, faces); ranks stay as they are ("3–4")."""
