@@ -41,8 +41,8 @@ def request_kinds(database_url: str | None = None):
         from .bare import BARE_PATH, add_bare_route
 
         client = add_bare_route(create_app()).test_client()
-        record = random_record("cubirds", {}, 5, 1)
-        created = client.post("/api/tables", json={"game": "cubirds", "options": record["options"],
+        record = random_record(os.environ.get("KT_GAME", "cubirds"), {}, 5 if os.environ.get("KT_GAME", "cubirds") != "gemeinsame-sache" else 2, 1)
+        created = client.post("/api/tables", json={"game": record["game"], "options": record["options"],
                                                    "name": record["players"][0]}).get_json()
         table_id, auth = created["id"], {"Authorization": f"Bearer {created['token']}"}
         for name in record["players"][1:]:

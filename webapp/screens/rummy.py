@@ -7,8 +7,10 @@ its answers into labelled buttons that carry complete events.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -48,6 +50,11 @@ class Card:
 
 def card(code: str) -> Card:
     """A card code (``"7H"``, ``"JK"``, a figure token ``"JK:6C"``) made drawable."""
+    return _card(code, str(get_locale()))
+
+
+@functools.lru_cache(maxsize=1024)  # a screen draws up to 54 cards, the same on every phone
+def _card(code: str, language: str) -> Card:
     if code.startswith(JOKER):
         stands = declared(code)
         return Card(code, _("Joker"), "", "", _("Joker"), card(stands) if stands else None)
