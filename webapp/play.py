@@ -3,16 +3,19 @@ from __future__ import annotations
 
 import functools
 import json
+import secrets
 import uuid
 from typing import NamedTuple
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import get_locale, lazy_gettext as _l
+from flask_wtf.csrf import generate_csrf
+from markupsafe import escape
 
 from . import seats, store
 from .errors import Refusal
 from .extensions import htmx, limiter
-from .models import Table
+from .models import Seat, Table
 from .screens import screen_for, title
 from .tables import CREATE_LIMIT, limits_off, lobby_context, render_lobby
 
@@ -149,9 +152,19 @@ def import_record():
 
 
 def play_context(table: Table, error: str | None = None) -> dict:
-    """Everything the regions of a running game show."""
+    """Everything the regions of a running game show, for this phone."""
+    return _context(table, seats.current(table), request.values, error)
+
+
+# What differs between phones that see the same (``Screen.perspective``): drawn as
+# stand-ins, filled in per phone. Random per process, so no name can spell one.
+KEY_STAND_IN, CSRF_STAND_IN, NAME_STAND_IN = (f"kt{secrets.token_hex(8)}" for _ in range(3))
+
+
+def _context(table: Table, seat: Seat | None, values, error: str | None = None, shared: bool = False) -> dict:
+    """The regions' context; ``values`` is the selection kept across taps, if any;
+    ``shared`` puts stand-ins where the phones of one perspective differ."""
     screen = screen_for(table.game)
-    seat = seats.current(table)
     with store.game_at(table) as loaded:
         game = loaded.game
         awaiting = game.awaiting
@@ -164,8 +177,12 @@ def play_context(table: Table, error: str | None = None) -> dict:
             "choices": screen.choices(legal), "legal_choices": legal,
             "event_template": screen.event_template(game),
         }
-        context.update(screen.view(game, table, seat, request.values))
-    context.update(error=error, key=uuid.uuid4().hex, log=_log(table.id, table.revision, str(get_locale())))
+        context.update(screen.view(game, table, seat, values))
+    context.update(error=error, log=_log(table.id, table.revision, str(get_locale())))
+    if shared:
+        context.update(key=KEY_STAND_IN, seat_name=NAME_STAND_IN, csrf_token=lambda: CSRF_STAND_IN)
+    else:
+        context.update(key=uuid.uuid4().hex, seat_name=seat.name if seat is not None else "")
     return context
 
 
@@ -187,7 +204,29 @@ def _log(table_id: str, revision: int, language: str) -> tuple[tuple[LoggedEntry
 
 
 def render_regions(table: Table, error: str | None = None) -> str:
-    """The four regions and the sync poller as out-of-band swaps."""
-    context = play_context(table, error)
+    """The four regions and the sync poller as out-of-band swaps. Without a refusal
+    to show they are drawn once per table revision, language and perspective, and
+    filled in for this phone: its idempotency key, CSRF token and name."""
+    seat = seats.current(table)
+    if error is not None:
+        return _draw(_context(table, seat, request.values, error))
+    with store.game_at(table) as loaded:
+        perspective = screen_for(table.game).perspective(loaded.game, seat)
+    drawn = _shared_regions(table.id, table.revision, str(get_locale()), perspective)
+    drawn = drawn.replace(KEY_STAND_IN, uuid.uuid4().hex)
+    if CSRF_STAND_IN in drawn:
+        drawn = drawn.replace(CSRF_STAND_IN, generate_csrf())
+    return drawn.replace(NAME_STAND_IN, str(escape(seat.name)) if seat is not None else "")
+
+
+@functools.lru_cache(maxsize=1024)
+def _shared_regions(table_id: str, revision: int, language: str, perspective) -> str:
+    """The regions with stand-ins, drawn for the asking phone and valid for every
+    phone of the same perspective at this revision and language."""
+    table = store.get_table(table_id)
+    return _draw(_context(table, seats.current(table), {}, shared=True))
+
+
+def _draw(context: dict) -> str:
     return "".join(render_template(f"play/_{region}.html", oob=True, **context)
                    for region in ("status", "board", "controls", "log", "sync"))

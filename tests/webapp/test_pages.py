@@ -5,7 +5,7 @@ import io
 import json
 import re
 
-from webapp import store
+from webapp import play, store
 
 from .conftest import random_events
 
@@ -147,6 +147,40 @@ def test_the_log_comes_in_each_phones_language_and_follows_every_change(app, cli
     undone = client.post(f"/t/{table_id}/undo", headers=HX, data={"version": 1, "key": "k2"})
     assert "Anna nimmt zurück" in undone.text
     assert "Anna nimmt zurück" in client.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text
+
+
+KEY = re.compile(r"key(?:&#34;|\"): (?:&#34;|\")([0-9a-f]{32})")  # in hx-vals: JSON in an attribute
+
+
+def test_phones_that_see_the_same_are_drawn_once_and_keep_their_own_key_and_name(app, client, monkeypatch):
+    table_id, (ben, carla) = started_table(app, client, names=("Anna", "<b>Ben</b>", "Carla"))
+    events = iter(random_events("gleich-und-gleich", 3, seed=5))
+    for version, event in enumerate(events):  # up to a step with buttons that enter (they carry a key)
+        entered = client.post(f"/t/{table_id}/event", headers=HX,
+                              data={"event": json.dumps(event), "version": version, "key": f"k{version}"})
+        assert entered.status_code == 200
+        if KEY.search(entered.text):
+            break
+    rev = revision(app, table_id)[0]
+    drawn = []
+    monkeypatch.setattr(play, "_draw", lambda context, draw=play._draw: drawn.append(context["seat"]) or draw(context))
+    phones = {"Anna": client, "<b>Ben</b>": ben, "Carla": carla}
+    answers = {name: phone.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text for name, phone in phones.items()}
+    viewer = app.test_client().get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text
+    mine = [name for name, text in answers.items() if "data-mine" in text]
+    assert len(mine) == 1 and f"rev={rev}" in viewer
+    # Anna's entry drew her perspective; the polls draw the other seated one and the viewer's
+    assert len(drawn) == 2, "drawn once per perspective (on turn, not on turn, watching)"
+    others = [answers[name] for name in phones if name not in mine]
+    keys = [set(KEY.findall(text)) for text in others]
+    assert all(len(k) == 1 for k in keys) and keys[0] != keys[1], "each phone its own idempotency key"
+    names = re.compile("Carla|&lt;b&gt;Ben&lt;/b&gt;")
+    assert names.sub("", KEY.sub("", others[0])) == names.sub("", KEY.sub("", others[1]))
+    assert "Du bist &lt;b&gt;Ben&lt;/b&gt;" in answers["<b>Ben</b>"] and "Du bist Carla" in answers["Carla"]
+    assert "<b>Ben</b>" not in answers["<b>Ben</b>"]
+    assert "Du schaust zu" in viewer and "Du bist" not in viewer and not KEY.search(viewer)
+    for text in (*answers.values(), viewer):
+        assert play.KEY_STAND_IN not in text and play.NAME_STAND_IN not in text and play.CSRF_STAND_IN not in text
 
 
 def test_refused_entries_show_in_the_controls_and_change_nothing(app, client):

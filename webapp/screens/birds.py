@@ -79,6 +79,11 @@ class BirdScreen(Screen):
     def view(self, game, table, seat, values) -> dict:
         return {"birds": _View(game, table, seat, values).build()}
 
+    def perspective(self, game, seat):
+        """Seated or watching, and whether the step is this phone's (the phone on
+        turn gets the taps first); the own seat is marked by the page, not here."""
+        return (seat is not None, seat is not None and _is_mine(game, seat))
+
     def step_label(self, kind: str) -> str:
         return str(STEPS.get(kind, kind))
 
@@ -198,6 +203,13 @@ class Words:
 
 # --- the view ------------------------------------------------------------------------
 
+def _is_mine(game, seat) -> bool:
+    """Whether the step waited for is this seat's to tap (its own turn, a step of
+    anyone's such as the setup, or RobinBird's, entered by the human)."""
+    awaiting = game.awaiting
+    return awaiting is not None and awaiting.player in (None, seat.position, game.robin)
+
+
 @dataclass(frozen=True)
 class CardView:
     """One card as the screens draw it."""
@@ -255,7 +267,7 @@ class _View:
         awaiting = self.game.awaiting
         if awaiting is not None and self.seat is not None:
             view["step"] = getattr(self, "step_" + awaiting.kind.replace("-", "_"))(self.game.legal_choices())
-            view["step"]["mine"] = awaiting.player in (None, self.seat.position, self.game.robin)
+            view["step"]["mine"] = _is_mine(self.game, self.seat)
         view["selection_error"] = self.error
         if self.seat is not None and self.game.events:
             asking = self.selecting and self.values.get("undo") == "ask"
@@ -285,7 +297,7 @@ class _View:
             result.append({
                 "seat": seat, "name": self.name(seat), "hand": state["hands"][seat],
                 "turn": state["turn"] == seat and state["status"] == "playing",
-                "robin": self.game.robin == seat, "me": self.seat is not None and self.seat.position == seat,
+                "robin": self.game.robin == seat,
                 "groups": [{"species": s["species"], "label": self.species_label(s["species"]),
                             "cards": [self.card(c) for c in collection if self.species_of[c] == s["species"]]}
                            for s in self.catalogue["species"] if groups[s["species"]]],

@@ -46,6 +46,12 @@ class Screen:
         query or form, e.g. a selection kept across taps); none here."""
         return {}
 
+    def perspective(self, game: Game, seat):
+        """What a phone's regions depend on besides the table's revision and the
+        language (its idempotency key, CSRF token and name are filled in per phone):
+        phones with the same perspective are drawn once. Here: the seat itself."""
+        return seat.position if seat is not None else None
+
     def parse_options(self, form) -> dict:
         """The options chosen in the start page's form (the engine validates them)."""
         options = {}
