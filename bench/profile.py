@@ -1,5 +1,6 @@
 """The hot requests in one process, without concurrency: the bare route, the
-unchanged sync (204), the changed sync (the regions), an entry through the API.
+unchanged sync (204), the changed sync (the regions: drawn for the first phone of
+a perspective, or already drawn for another), an entry through the API.
 
 ``costs()`` gives the median CPU milliseconds per request of each (CPU time of
 this one-threaded process, so a busy machine doesn't inflate it; medians over
@@ -36,7 +37,7 @@ def request_kinds(database_url: str | None = None):
     with tempfile.TemporaryDirectory() as directory:
         os.environ["DATABASE_URL"] = database_url or f"sqlite:///{directory}/profile.sqlite3"
         os.environ["RATELIMIT_ENABLED"] = "false"
-        from webapp import create_app
+        from webapp import create_app, play
 
         from .bare import BARE_PATH, add_bare_route
 
@@ -64,8 +65,15 @@ def request_kinds(database_url: str | None = None):
         for _ in range(MID_GAME):  # the syncs draw a game in play, not the empty setup
             enter()
         revision = REVISION.search(sync(-1).get_data(True)).group(1)
+        def sync_drawn() -> object:
+            """A changed poll of the first phone of its perspective: nothing drawn yet."""
+            play._shared_regions.cache_clear()
+            play._log.cache_clear()
+            return sync(-1)
+
         yield {"bare": lambda: client.get(BARE_PATH), "sync 204": lambda: sync(revision),
-               "sync 200": lambda: sync(-1), "entry": enter}, len(record["events"]) - MID_GAME
+               "sync 200, drawn": sync_drawn, "sync 200, shared": lambda: sync(-1),
+               "entry": enter}, len(record["events"]) - MID_GAME
 
 
 def costs(requests: int = 200) -> dict:

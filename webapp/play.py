@@ -61,14 +61,14 @@ def controls(table_id: str):
 @bp.get("/t/<table_id>/sync")
 def sync(table_id: str):
     """204 while nothing changed (answered by ``fastsync`` before Flask); else the changed regions."""
-    table = store.get_table(table_id)
+    table, seat = seats.table_and_seat(table_id)
     if request.args.get("rev") == str(table.revision):
         return Response(status=204)
     if not table.started:
         return render_lobby(table, oob=True)
     if request.args.get("phase") == "lobby":
         return Response(status=204, headers={"HX-Location": url_for("play.table_page", table_id=table_id)})
-    return render_regions(table)
+    return _regions_for(table, seat)
 
 
 def _form_int(name: str):
@@ -207,7 +207,10 @@ def render_regions(table: Table, error: str | None = None) -> str:
     """The four regions and the sync poller as out-of-band swaps. Without a refusal
     to show they are drawn once per table revision, language and perspective, and
     filled in for this phone: its idempotency key, CSRF token and name."""
-    seat = seats.current(table)
+    return _regions_for(table, seats.current(table), error)
+
+
+def _regions_for(table: Table, seat: Seat | None, error: str | None = None) -> str:
     if error is not None:
         return _draw(_context(table, seat, request.values, error))
     with store.game_at(table) as loaded:

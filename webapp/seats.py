@@ -17,3 +17,12 @@ def remember(table_id: str, token: str) -> None:
 def current(table: Table) -> Seat | None:
     """The seat of this browser at ``table``, or None for a viewer."""
     return store.seat_by_token(table, session.get("seats", {}).get(table.id))
+
+
+def table_and_seat(table_id: str) -> tuple[Table, Seat | None]:
+    """The table and this browser's seat at it: one query when it holds one."""
+    token = session.get("seats", {}).get(table_id)
+    seat = store.seat_of_token(token) if token else None
+    if seat is not None and seat.table_id == table_id:
+        return seat.table, seat
+    return store.get_table(table_id), None
