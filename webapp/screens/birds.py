@@ -20,7 +20,6 @@ from flask import url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-
 from markupsafe import Markup
 
 from engine import EngineError
@@ -236,7 +235,6 @@ def _card_html(card: CardView, size: str) -> Markup:
     bird = f" bird b-{card.species}" if card.bird else ""
     return Markup('<span class="bcard sp-{}{} {}" data-card="{}"><span class="rank">{}</span></span>').format(
         card.tone, bird, size, card.id, card.label)
-
 
 
 class _View:
