@@ -2,7 +2,7 @@
 
 The state of a game is derived by replaying its events (records.md).
 """
-from .errors import EngineError, IllegalEvent, InvalidRecord
+from .errors import EngineError, IllegalEvent, InvalidRecord, Word
 from .game import RECORD_FORMAT, Awaiting, Game, Outcome
 from .records import game_class, load_record, new_game, parse_record, replay
 

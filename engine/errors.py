@@ -7,6 +7,12 @@ German template as message id).
 from __future__ import annotations
 
 
+class Word(str):
+    """A word of the game in a refusal's parameters (a card, a species, a step):
+    German like the templates, and a message id the web layer translates too
+    (``Word("König")``; names and numbers stay plain strings)."""
+
+
 class EngineError(Exception):
     """Base of every error the engine raises on purpose."""
 

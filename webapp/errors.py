@@ -5,7 +5,7 @@ from flask import jsonify, render_template, request
 from flask_babel import gettext, lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
-from engine import EngineError
+from engine import EngineError, Word
 
 
 class Refusal(Exception):
@@ -27,8 +27,10 @@ class Refusal(Exception):
 
     @classmethod
     def from_engine(cls, err: EngineError, status: int = 422) -> "Refusal":
-        """An engine error, translated (the German template is the message id)."""
-        refusal = cls(status, err.code, gettext(err.template), err.params)
+        """An engine error, translated: the German template and the words among the
+        parameters (``engine.Word``) are message ids; names and numbers stay."""
+        params = {name: gettext(value) if isinstance(value, Word) else value for name, value in err.params.items()}
+        refusal = cls(status, err.code, gettext(err.template), params)
         if getattr(err, "index", None) is not None:
             refusal.extra["index"] = err.index
         return refusal

@@ -32,7 +32,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from .. import register
-from ..errors import IllegalEvent, InvalidRecord
+from ..errors import IllegalEvent, InvalidRecord, Word
 from ..game import Awaiting, Game, Outcome
 from .knowledge import add_counts, check_hidden, hand_extra
 from .robin import robin_flocks, robin_placement
@@ -41,9 +41,9 @@ from .setup import SetupDraft
 from .table import add_refill, needs_refill, place
 
 KIND_LABELS = {
-    "setup": "der Aufbau", "play": "Karten ausspielen", "refill": "eine Karte zum Auffüllen",
-    "draw": "ziehen oder verzichten", "flock": "Schwarm oder kein Schwarm",
-    "deal": "das Austeilen", "robin-draw": "RobinBirds Karte",
+    "setup": Word("der Aufbau"), "play": Word("Karten ausspielen"), "refill": Word("eine Karte zum Auffüllen"),
+    "draw": Word("ziehen oder verzichten"), "flock": Word("Schwarm oder kein Schwarm"),
+    "deal": Word("das Austeilen"), "robin-draw": Word("RobinBirds Karte"),
 }
 EVENT_KIND = {"setup": "setup", "play": "play", "refill": "refill", "draw": "draw", "pass": "draw",
               "flock": "flock", "no-flock": "flock", "deal": "deal", "robin-draw": "robin-draw"}
@@ -392,7 +392,7 @@ class BirdGame(Game):
         cards = tuple(self._cards(self._field(event, "cards"), "cards"))
         row = self._row(self._field(event, "row"))
         side = self._side(self._field(event, "side"))
-        species = self._take_from_hand(player, list(cards), "ausspielen")
+        species = self._take_from_hand(player, list(cards), Word("ausspielen"))
         new_row, captured = place(self.rows[row], cards, side, self.ruleset.species_of)
         self._set("rows", row, new_row)
         self._capture_into_hand(player, captured)
@@ -477,7 +477,7 @@ class BirdGame(Game):
             raise IllegalEvent("flock-too-small", "Ein Schwarm der Art {species} braucht mindestens {small} Karten, "
                                "nicht {n}", {"species": rs.species_label(species), "small": rs.by_id[species].small,
                                              "n": len(cards)})
-        self._take_from_hand(player, cards, "vorzeigen")
+        self._take_from_hand(player, cards, Word("vorzeigen"))
         effect = {"type": "flock", "player": player, **self._fly(player, cards, size)}
         self._end_turn(effect)
         return effect

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import Word
+
 LEFT, RIGHT = "left", "right"
 SIDES = (LEFT, RIGHT)
 ROWS = 4
@@ -75,8 +77,12 @@ class Ruleset:
 
 
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_FACE_LABELS = {"J": "Bube", "Q": "Dame", "K": "König"}
-_RANK_ACCUSATIVE = {"A": "ein Ass", "J": "einen Buben", "Q": "eine Dame", "K": "einen König"}
+_FACE_LABELS = {"J": Word("Bube"), "Q": Word("Dame"), "K": Word("König")}
+_RANK_ACCUSATIVE = {  # spelt out: each is a message id
+    "A": Word("ein Ass"), "2": Word("eine 2"), "3": Word("eine 3"), "4": Word("eine 4"), "5": Word("eine 5"),
+    "6": Word("eine 6"), "7": Word("eine 7"), "8": Word("eine 8"), "9": Word("eine 9"), "10": Word("eine 10"),
+    "J": Word("einen Buben"), "Q": Word("eine Dame"), "K": Word("einen König"),
+}
 
 
 def _gleich_und_gleich(rarer_faces: bool, fast: bool) -> Ruleset:
@@ -88,8 +94,8 @@ def _gleich_und_gleich(rarer_faces: bool, fast: bool) -> Ruleset:
         name="gleich-und-gleich",
         species=tuple(species),
         card_counts={rank: 8 for rank in _RANKS},
-        card_labels={rank: _FACE_LABELS.get(rank, "Ass" if rank == "A" else rank) for rank in _RANKS},
-        card_accusative={rank: _RANK_ACCUSATIVE.get(rank, f"eine {rank}") for rank in _RANKS},
+        card_labels={rank: _FACE_LABELS.get(rank, Word("Ass") if rank == "A" else rank) for rank in _RANKS},
+        card_accusative=dict(_RANK_ACCUSATIVE),
         distinct_to_win=6 if fast else 7,
         reshuffle_on_draw=True,
     )
@@ -97,14 +103,14 @@ def _gleich_und_gleich(rarer_faces: bool, fast: bool) -> Ruleset:
 
 _CUBIRDS = (
     # id, label, accusative, count, small, big
-    ("flamingo", "Flamingo", "einen Flamingo", 7, 2, 3),
-    ("owl", "Eule", "eine Eule", 10, 3, 4),
-    ("toucan", "Tukan", "einen Tukan", 10, 3, 4),
-    ("duck", "Ente", "eine Ente", 13, 4, 6),
-    ("parrot", "Papagei", "einen Papagei", 13, 4, 6),
-    ("magpie", "Elster", "eine Elster", 17, 5, 7),
-    ("reed-warbler", "Teichrohrsänger", "einen Teichrohrsänger", 20, 6, 9),
-    ("robin", "Rotkehlchen", "ein Rotkehlchen", 20, 6, 9),
+    ("flamingo", Word("Flamingo"), Word("einen Flamingo"), 7, 2, 3),
+    ("owl", Word("Eule"), Word("eine Eule"), 10, 3, 4),
+    ("toucan", Word("Tukan"), Word("einen Tukan"), 10, 3, 4),
+    ("duck", Word("Ente"), Word("eine Ente"), 13, 4, 6),
+    ("parrot", Word("Papagei"), Word("einen Papagei"), 13, 4, 6),
+    ("magpie", Word("Elster"), Word("eine Elster"), 17, 5, 7),
+    ("reed-warbler", Word("Teichrohrsänger"), Word("einen Teichrohrsänger"), 20, 6, 9),
+    ("robin", Word("Rotkehlchen"), Word("ein Rotkehlchen"), 20, 6, 9),
 )
 
 CUBIRDS = Ruleset(

@@ -21,7 +21,7 @@ An effect that ends the game also has ``status`` ("won"/"lost") and ``reason``.
 from __future__ import annotations
 
 from .. import register
-from ..errors import IllegalEvent
+from ..errors import IllegalEvent, Word
 from ..game import Awaiting, Game, Outcome
 from . import analysis, rules
 from .melds import (DECK, JOKER, REAL_CARDS, VALUE, Figure, Start, check_card, complete_start, label, labels,
@@ -147,7 +147,7 @@ class GemeinsameSache(Game):
         if card not in self._seen:
             return None
         if card in self._discard:
-            return "im Ablagestapel"
+            return Word("im Ablagestapel")
         for player, known in enumerate(self._known):
             if card in known:
                 return f"auf der Hand von {self.players[player]}"
@@ -499,6 +499,6 @@ class GemeinsameSache(Game):
                  "swap": _swap, "discard": _discard_card, "end-turn": _end_turn_event, "give-up": _give_up}
     _PHASE_OF = {"setup": SETUP, "draw": DRAW, "start": ACT, "complete": ACT, "lay-off": ACT, "swap": ACT,
                  "discard": ACT, "end-turn": ACT}
-    _STEP_NAMES = {SETUP: "das Geben (setup)", DRAW: "das Ziehen (draw)",
-                   ACT: "Auslegen oder Ablegen (start, complete, lay-off, swap, discard, end-turn)"}
+    _STEP_NAMES = {SETUP: Word("das Geben (setup)"), DRAW: Word("das Ziehen (draw)"),
+                   ACT: Word("Auslegen oder Ablegen (start, complete, lay-off, swap, discard, end-turn)")}
 
