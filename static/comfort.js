@@ -1,7 +1,8 @@
 // Kartentisch on a phone at the table: keeps the screen awake on table pages,
 // resyncs at once after sleep or a network drop (and says so briefly), refuses
 // entries while offline with a clear message (nothing is queued), registers the
-// service worker. The texts come translated from #comfort's data attributes.
+// service worker, and keeps a memory aid the player opened open when its region
+// is redrawn. The texts come translated from #comfort's data attributes.
 "use strict";
 (function () {
   const banner = document.getElementById("comfort");
@@ -81,6 +82,20 @@
       showInsecureNoteOnce();
     }
   }
+
+  // --- a memory aid (details[data-keep]) stays as the player left it ----------
+  const keptOpen = {};  // data-keep -> open, as last toggled on this page
+  document.addEventListener("toggle", function (event) {  // toggle doesn't bubble: capture
+    const keep = event.target.dataset && event.target.dataset.keep;
+    if (keep) keptOpen[keep] = event.target.open;
+  }, true);
+  function restoreKept() {
+    document.querySelectorAll("details[data-keep]").forEach(function (details) {
+      const open = keptOpen[details.dataset.keep];
+      if (open !== undefined && details.open !== open) details.open = open;
+    });
+  }
+  document.addEventListener("htmx:afterSwap", restoreKept);  // after every swap, out-of-band ones included
 
   // --- installable: the service worker caches the static files ----------------
   if ("serviceWorker" in navigator) {

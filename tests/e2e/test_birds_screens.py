@@ -134,3 +134,13 @@ def test_capture_preview_flock_and_centre_view(phone, browser, base_url):
     expect(tablet.locator("#board .birds-last")).to_contain_text("kein Schwarm")
     shoot(tablet, "centre")
     laptop.close()
+
+
+def test_an_opened_memory_aid_stays_open_when_the_board_is_redrawn(phone):
+    page = phone()
+    table = api_table(page, "gleich-und-gleich", ["Anna", "Ben"])
+    page.locator("#board details.birds-memory summary").click()
+    expect(page.locator("#board details.birds-memory")).to_have_attribute("open", "")
+    api_enter(page, table, GUG_SETUP)   # another phone's entry: the board is drawn anew
+    expect(page.locator("#board .birds-rows")).to_be_visible()
+    expect(page.locator("#board details.birds-memory")).to_have_attribute("open", "")
