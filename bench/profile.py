@@ -21,6 +21,7 @@ from pathlib import Path
 
 from engine.randomplay import random_record
 
+from .load import GAMES
 from .server import database
 
 REVISION = re.compile(r"[?&;]rev=(\d+)")
@@ -31,9 +32,9 @@ FSYNC = "disk flush (fsync of 4 KB, wall time)"
 
 
 @contextmanager
-def request_kinds(database_url: str | None = None):
-    """``{kind: make one request}`` on a started Cubirds table of five, in a
-    throwaway SQLite database (or the given, empty, database)."""
+def request_kinds(database_url: str | None = None, game: str = "cubirds"):
+    """``{kind: make one request}`` on a started table of ``game`` (seated as in the
+    load benchmark), in a throwaway SQLite database (or the given, empty, database)."""
     with tempfile.TemporaryDirectory() as directory:
         os.environ["DATABASE_URL"] = database_url or f"sqlite:///{directory}/profile.sqlite3"
         os.environ["RATELIMIT_ENABLED"] = "false"
@@ -42,8 +43,8 @@ def request_kinds(database_url: str | None = None):
         from .bare import BARE_PATH, add_bare_route
 
         client = add_bare_route(create_app()).test_client()
-        record = random_record(os.environ.get("KT_GAME", "cubirds"), {}, 5 if os.environ.get("KT_GAME", "cubirds") != "gemeinsame-sache" else 2, 1)
-        created = client.post("/api/tables", json={"game": record["game"], "options": record["options"],
+        record = random_record(game, {}, dict(GAMES)[game], 1)
+        created = client.post("/api/tables", json={"game": game, "options": record["options"],
                                                    "name": record["players"][0]}).get_json()
         table_id, auth = created["id"], {"Authorization": f"Bearer {created['token']}"}
         for name in record["players"][1:]:
@@ -118,8 +119,10 @@ def main(argv=None) -> None:
     parser.add_argument("--requests", type=int, default=200, help="requests per kind (default 200)")
     parser.add_argument("--html", type=Path, help="also write one pyinstrument HTML page per kind here")
     parser.add_argument("--postgres", action="store_true", help="profile on a throwaway PostgreSQL database")
+    parser.add_argument("--game", choices=[game for game, _ in GAMES], default="cubirds",
+                        help="the game at the table (default cubirds)")
     args = parser.parse_args(argv)
-    with database("postgres" if args.postgres else "sqlite") as url, request_kinds(url) as (kinds, events):
+    with database("postgres" if args.postgres else "sqlite") as url, request_kinds(url, args.game) as (kinds, events):
         count = min(args.requests, events - 1)
         for kind, request in kinds.items():
             profiler = Profiler(interval=0.0005)
