@@ -1,13 +1,20 @@
 """A game-night load: N tables × 5 phones against a running server (loopback only).
 
-Each phone polls the table's sync URL every 500 ms as the page does
-(``GET /t/<id>/sync?rev=R&phase=play`` with htmx's headers and its session
-cookie; 204 while nothing changed, the changed regions otherwise, after which
-it polls with the new revision). Each table gets one entry every few seconds
-(uniformly 2–4 s), the next event of a random legal record, through
-``POST /api/tables/<id>/events``. Baseline phones (one per 20 phones, at least
-5) poll the bare route (``/_bench/bare``) the same way at the same time, so
-they queue like the phones do and their latency is the baseline of this run.
+Each phone syncs as the page does: it holds one poll open
+(``GET /t/<id>/sync?rev=R&phase=play&hold=1`` with htmx's headers and its
+session cookie) until the server answers — with the changed regions when the
+table moved on (the phone asks again at once with the new revision), with a
+204 when the hold ran out (again at once) or, when the server had no hold
+free, a 204 at once (then again after 500 ms, the page's poll interval). Each
+table gets one entry every few seconds (uniformly 2–4 s), the next event of a
+random legal record, through ``POST /api/tables/<id>/events``. Baseline phones
+(one per 20 phones, at least 5) request the bare route (``/_bench/bare``) every
+500 ms at the same time, so they queue like the phones do and their latency is
+the baseline of this run.
+
+What a sync costs a player is the time from an entry to the other phones'
+answer: for each changed answer, from the later of the entry's answer (at the
+entering phone) and the poll's sending to its arrival.
 
 Bounded: a fixed number of tables, a fixed duration, no retries; every
 request has a timeout. The client is one asyncio process (aiohttp) on the same
@@ -33,6 +40,8 @@ from .bare import BARE_PATH
 
 PHONES_PER_TABLE = 5
 POLL_SECONDS = 0.5
+HOLD_TIMEOUT = 30  # the page's timeout of a held poll (hx-request), above the server's 20 s hold
+HELD = 5.0  # a 204 later than this ended a hold (one without a hold comes at once)
 ENTRY_SECONDS = (2.0, 4.0)
 BARE_SHARE = 20  # one baseline phone (polling the bare route) per this many real phones, at least 5
 REQUEST_TIMEOUT = 10
@@ -56,6 +65,18 @@ class TableDriver:
     events: list[dict]
     phones: list[Phone]
     version: int = 0
+    revision_offset: int = 0  # revision − version: every entry counts both up by one
+    answered_at: dict[int, float] = field(default_factory=dict)  # revision → when its entry was answered
+
+
+@dataclass
+class Delivery:
+    """A changed sync answer: when its poll was sent and arrived, and the revision it brought."""
+
+    table: TableDriver
+    revision: int
+    sent: float
+    arrived: float
 
 
 @dataclass
@@ -132,7 +153,8 @@ async def _set_up_table(session: aiohttp.ClientSession, base: str, record: dict)
             raise RuntimeError(f"table page {table_id}: HTTP {page.status}, no sync revision in {text[:300]!r}")
         revision = int(found.group(1))
     phones = [Phone(cookies[i % len(cookies)], revision) for i in range(PHONES_PER_TABLE)]
-    return TableDriver(table_id, [s["token"] for s in seats], record["events"], phones, started["version"])
+    return TableDriver(table_id, [s["token"] for s in seats], record["events"], phones, started["version"],
+                       revision - started["version"])
 
 
 async def set_up(session: aiohttp.ClientSession, base: str, tables: int) -> list[TableDriver]:
@@ -156,6 +178,8 @@ class Run:
         self.entry, self.sync_unchanged, self.sync_changed, self.bare = (
             Samples(self.measure_from), Samples(self.measure_from), Samples(self.measure_from), Samples(self.measure_from))
         self.late: list[float] = []
+        self.deliveries: list[Delivery] = []
+        self.holds_ran_out = 0
         self.finished_tables = 0
 
     async def _wait_until(self, when: float) -> bool:
@@ -176,21 +200,39 @@ class Run:
         while await self._wait_until(due):
             headers = {"HX-Request": "true", "HX-Trigger": "sync", "HX-Current-URL": page, "Cookie": phone.cookie}
             sent = time.perf_counter()
+            # A poll still held when the run ends is cut off there: not an error, not a sample.
+            timeout = aiohttp.ClientTimeout(total=min(HOLD_TIMEOUT, self.deadline - sent))
             try:
-                async with self.session.get(url, params={"rev": phone.revision, "phase": "play"},
-                                            headers=headers) as answer:
+                async with self.session.get(url, params={"rev": phone.revision, "phase": "play", "hold": "1"},
+                                            headers=headers, timeout=timeout) as answer:
                     body = await answer.text()
-                    took = time.perf_counter() - sent
-                    if answer.status == 204:
-                        self.sync_unchanged.add(sent, took)
+                    arrived = time.perf_counter()
+                    took = arrived - sent
+                    if answer.status == 204 and took >= HELD:
+                        self.holds_ran_out += sent >= self.measure_from
+                    elif answer.status == 204:
+                        self.sync_unchanged.add(sent, took)  # no hold was free: polling, as without holds
+                        due = sent + POLL_SECONDS
+                        continue
                     elif answer.status == 200 and (found := REVISION.search(body)):
-                        self.sync_changed.add(sent, took)
                         phone.revision = int(found.group(1))
+                        if sent >= self.measure_from:
+                            self.deliveries.append(Delivery(table, phone.revision, sent, arrived))
                     else:
                         self.sync_changed.error(sent, f"HTTP {answer.status}")
             except (aiohttp.ClientError, asyncio.TimeoutError) as err:
-                self.sync_unchanged.error(sent, type(err).__name__)
-            due = max(due + POLL_SECONDS, time.perf_counter())  # one poll in flight per phone
+                if time.perf_counter() >= self.deadline:
+                    return
+                self.sync_changed.error(sent, type(err).__name__)
+                due = sent + POLL_SECONDS
+                continue
+            due = time.perf_counter()  # asks again at once, as the page's new poller does
+
+    def delivery_delays(self) -> None:
+        """Each changed answer's delay after its entry (see the module text) into ``sync_changed``."""
+        for d in self.deliveries:
+            answered = d.table.answered_at.get(d.revision, d.arrived)  # an entry never answered: counts as 0
+            self.sync_changed.add(d.sent, max(0.0, d.arrived - max(d.sent, answered)))
 
     async def table(self, table: TableDriver) -> None:
         due = self.started + self.random.uniform(0, ENTRY_SECONDS[1])
@@ -209,6 +251,7 @@ class Run:
                     if answer.status == 200 and data.get("version") == table.version + 1:
                         self.entry.add(sent, took)
                         table.version += 1
+                        table.answered_at[table.version + table.revision_offset] = sent + took
                     else:
                         self.entry.error(sent, f"HTTP {answer.status} {data.get('code') or data.get('error', '')}"[:80])
             except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as err:
@@ -255,19 +298,18 @@ async def _load(base: str, tables: int, seconds: float, seed: int, cpu_of_server
         *_, (server_cpu, client_cpu, measured_from) = await asyncio.gather(*tasks, counters_after_warmup())
         elapsed = time.perf_counter() - measured_from
         server_cpu, client_cpu = cpu_of_server() - server_cpu, time.process_time() - client_cpu
+    run.delivery_delays()
     return summarise(run, tables, seconds, elapsed, setup_seconds, server_cpu, client_cpu)
 
 
 def summarise(run: Run, tables: int, seconds: float, elapsed: float, setup_seconds: float,
               server_cpu: float, client_cpu: float) -> dict:
-    every_sync = Samples(run.measure_from, run.sync_unchanged.latencies + run.sync_changed.latencies,
-                         run.sync_unchanged.errors | run.sync_changed.errors)
     result = {"tables": tables, "phones": tables * PHONES_PER_TABLE, "seconds": round(elapsed, 1),
               "setup_seconds": round(setup_seconds, 1),
-              "entry": run.entry.summary(), "sync": every_sync.summary(),
-              "sync_204": run.sync_unchanged.summary(), "sync_200": run.sync_changed.summary(),
+              "entry": run.entry.summary(), "sync": run.sync_changed.summary(),
+              "sync_204": run.sync_unchanged.summary(), "holds_ran_out": run.holds_ran_out,
               "bare": run.bare.summary(), "finished_tables": run.finished_tables}
-    requests = sum(result[k]["count"] for k in ("entry", "sync", "bare"))
+    requests = sum(result[k]["count"] for k in ("entry", "sync", "sync_204", "bare")) + run.holds_ran_out
     late = sorted(x * 1000 for x in run.late)
     result |= {"requests_per_second": round(requests / elapsed),
                "server_cpu_percent": round(100 * server_cpu / elapsed),
@@ -276,10 +318,10 @@ def summarise(run: Run, tables: int, seconds: float, elapsed: float, setup_secon
                "client_late_p95_ms": round(percentile(late, 95), 1) if late else 0.0,
                "load_average": os.getloadavg()[0]}
     bare95 = result["bare"].get("p95")
-    for kind in ("entry", "sync", "sync_204", "sync_200"):
+    for kind in ("entry", "sync", "sync_204"):
         if bare95 and "p95" in result[kind]:
             result[kind]["p95_per_bare"] = round(result[kind]["p95"] / bare95, 2)
-    result["errors"] = sum(result[k]["errors"] for k in ("entry", "sync", "bare"))
+    result["errors"] = sum(result[k]["errors"] for k in ("entry", "sync", "sync_204", "bare"))
     return result
 
 

@@ -16,13 +16,12 @@ from pathlib import Path
 
 import psycopg
 
-from webapp.hosting import gunicorn_subprocess
+from webapp.hosting import THREADS, WORKERS, gunicorn_subprocess
 
 from .bare import BARE_PATH
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES_ADMIN = os.environ.get("KT_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
-WORKERS, THREADS = 2, 4  # what ``python -m webapp`` starts by default
 
 
 @dataclass
@@ -85,7 +84,7 @@ def database(kind: str):
 
 @contextmanager
 def gunicorn(kind: str, log: Path | None = None):
-    """gunicorn (2 workers × 4 threads) with the bench app on a free loopback port."""
+    """gunicorn (as ``python -m webapp`` starts it) with the bench app on a free loopback port."""
     with database(kind) as url:
         port = _free_port()
         env = os.environ | {"DATABASE_URL": url, "RATELIMIT_ENABLED": "false",

@@ -1,11 +1,13 @@
 // Kartentisch on a phone at the table: keeps the screen awake on table pages,
-// resyncs at once after sleep or a network drop (and says so briefly), refuses
-// entries while offline with a clear message (nothing is queued), registers the
-// service worker, and keeps a memory aid the player opened open when its region
-// is redrawn. The texts come translated from #comfort's data attributes.
+// resyncs at once after sleep or a network drop (dropping a sync poll held open
+// meanwhile, and says so briefly), refuses entries while offline with a clear
+// message (nothing is queued), registers the service worker, and keeps a memory
+// aid the player opened open when its region is redrawn. The texts come
+// translated from #comfort's data attributes.
 "use strict";
 (function () {
-  const banner = document.getElementById("comfort");
+  // Looked up when needed: the lobby turns into the game page by swapping the body.
+  function banner() { return document.getElementById("comfort"); }
   const onTablePage = document.getElementById("sync") !== null;  // lobby or game
   const NOTE_SEEN = "kartentisch-insecure-note-seen";
   let hideTimer = null;
@@ -13,16 +15,25 @@
   let waking = false;
 
   function say(kind, seconds) {
-    banner.textContent = banner.dataset[kind];
-    banner.dataset.kind = kind;
-    banner.hidden = false;
+    const shown = banner();
+    shown.textContent = shown.dataset[kind];
+    shown.dataset.kind = kind;
+    shown.hidden = false;
     clearTimeout(hideTimer);
-    if (seconds) hideTimer = setTimeout(function () { banner.hidden = true; }, seconds * 1000);
+    if (seconds) hideTimer = setTimeout(function () { banner().hidden = true; }, seconds * 1000);
+  }
+
+  // A sync poll held open while the phone slept or lost the network may hang on a
+  // dead connection: drop it; the #sync poller asks afresh (its hx-trigger) when it can.
+  function dropHeldPoll() {
+    const sync = document.getElementById("sync");
+    if (sync) htmx.trigger(sync, "htmx:abort");
   }
 
   function lostConnection(isEntry) {
     disconnected = true;
-    const refusalShown = !banner.hidden && banner.dataset.kind === "refused";
+    dropHeldPoll();
+    const refusalShown = !banner().hidden && banner().dataset.kind === "refused";
     if (isEntry || !refusalShown) say(isEntry ? "refused" : "offline");  // a refusal stays until back online
   }
 
@@ -40,6 +51,14 @@
     if (!answered || !(disconnected || waking)) return;
     disconnected = waking = false;
     say("back", 3);
+  });
+  document.addEventListener("htmx:configRequest", function (event) {
+    // After sleep or a network drop the resync is answered at once, not held until the
+    // next change: the page needs to know now that it is current.
+    if (event.detail.elt.id !== "sync" || !(disconnected || waking)) return;
+    const url = new URL(event.detail.path, location.href);
+    url.searchParams.delete("hold");
+    event.detail.path = url.pathname + url.search;
   });
   document.addEventListener("submit", function (event) {  // plain forms (join, create, import)
     if (navigator.onLine) return;
@@ -73,9 +92,11 @@
   if (onTablePage) {
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState !== "visible") return;
-      waking = true;  // the #sync poller asks at once (hx-trigger visibilitychange)
+      waking = true;
+      dropHeldPoll();
       keepAwake();
     });
+    window.addEventListener("online", dropHeldPoll);
     if ("wakeLock" in navigator) {
       keepAwake();
     } else if (!window.isSecureContext) {
@@ -99,7 +120,7 @@
 
   // --- installable: the service worker caches the static files ----------------
   if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register(banner.dataset.serviceWorker).catch(function () {
+    navigator.serviceWorker.register(banner().dataset.serviceWorker).catch(function () {
       // no worker (e.g. plain http on the LAN): the pages work the same, only not installable
     });
   }

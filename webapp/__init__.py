@@ -55,6 +55,12 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+def _whole_number(text: str, name: str) -> int:
+    if not text.strip().isdigit():
+        raise ValueError(f"{name} must be a whole number ≥ 0, not {text!r}")
+    return int(text)
+
+
 def _database_url(instance: Path) -> str:
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'kartentisch.sqlite3'}"
     if url.startswith("postgres://"):  # the Heroku-style spelling
@@ -82,6 +88,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         SESSION_REFRESH_EACH_REQUEST=False,  # no new cookie on every sync poll (30 days from taking a seat)
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        # Sync polls held open until their table changes (fastsync.py): how many at once
+        # per process (each takes a server thread; `python -m webapp` sets it from its
+        # threads), for how long, and how often the tables of held polls are read.
+        SYNC_HOLDS=_whole_number(os.environ.get("KT_SYNC_HOLDS", "0"), "KT_SYNC_HOLDS"),
+        SYNC_HOLD_SECONDS=20,
+        SYNC_WATCH_INTERVAL=0.01,
     )
     if test_config:
         app.config.update(test_config)

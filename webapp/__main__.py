@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import create_app
 from .extensions import db
-from .hosting import banner, start_urls
+from .hosting import THREADS, WORKERS, banner, gunicorn_command, start_urls, sync_holds
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,20 +39,21 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="0.0.0.0", help="address to bind (default: all, 0.0.0.0)")
     parser.add_argument("--port", type=_port, default=os.environ.get("PORT", "8000"),
                         help="port (default: $PORT or 8000)")
-    parser.add_argument("--workers", type=_positive, default=2, help="gunicorn worker processes (default 2)")
-    parser.add_argument("--threads", type=_positive, default=4, help="threads per worker (default 4)")
+    parser.add_argument("--workers", type=_positive, default=WORKERS,
+                        help=f"gunicorn worker processes (default {WORKERS})")
+    parser.add_argument("--threads", type=_positive, default=THREADS,
+                        help=f"threads per worker, about one per phone it serves (default {THREADS})")
     parser.add_argument("--certfile", type=Path, help="TLS certificate (PEM): serve HTTPS")
     parser.add_argument("--keyfile", type=Path, help="TLS private key (PEM) of --certfile")
     return parser
 
 
 def _gunicorn_argv(args: argparse.Namespace) -> list[str]:
-    argv = [sys.executable, "-m", "gunicorn", "--chdir", str(ROOT),
-            "--workers", str(args.workers), "--threads", str(args.threads),
-            "--bind", f"{args.host}:{args.port}"]
+    *argv, app = gunicorn_command("wsgi:app", f"{args.host}:{args.port}", args.workers, args.threads)
+    argv += ["--chdir", str(ROOT)]
     if args.certfile:
         argv += ["--certfile", str(args.certfile), "--keyfile", str(args.keyfile)]
-    return argv + ["wsgi:app"]
+    return argv + [app]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -69,6 +70,7 @@ def main(argv: list[str] | None = None) -> None:
         db.engine.dispose()
     scheme = "https" if args.certfile else "http"
     print(banner(start_urls(args.host, args.port, scheme)), flush=True)
+    os.environ.setdefault("KT_SYNC_HOLDS", sync_holds(args.threads))
     os.execv(sys.executable, _gunicorn_argv(args))
 
 

@@ -1,22 +1,36 @@
 """The unchanged sync poll, answered before Flask: ``GET /t/<id>/sync?rev=R``
-gets its ``204`` from one indexed SELECT on a pooled connection.
+gets its ``204`` from one indexed SELECT on a pooled connection — and with
+``hold=1`` not at once but when the table changes (then the ``play.sync``
+view draws the regions) or when the hold ends (``SYNC_HOLD_SECONDS``).
 
-Every phone polls twice a second and almost every poll finds nothing new; in
-Flask (request context, session, Babel, ORM session) that answer costs about
-ten times what the SELECT does. Anything else — a changed table, an unknown
-one, a malformed query — goes on to the ``play.sync`` view unchanged.
+A phone holds one poll open and asks again as soon as it is answered, so the
+requests follow the entries, not the clock (see ``watch.py``). Polls beyond
+``SYNC_HOLDS`` per process, and polls without ``hold``, get their 204 at once;
+the page then asks again every 500 ms. In Flask (request context, session,
+Babel, ORM session) an unchanged answer would cost about ten times the SELECT.
+Anything else — a changed table, an unknown one, a malformed query — goes on
+to the ``play.sync`` view unchanged.
 """
 from __future__ import annotations
 
 import re
+import signal
+import threading
 from urllib.parse import parse_qs
 
-from flask import Flask
+import sqlalchemy as sa
+from flask import Flask, current_app, has_app_context
+from flask_sqlalchemy.session import Session
 
 from .extensions import db
+from .models import Table
 from .store import REVISION_OF_TABLE
+from .watch import RevisionWatch
 
 SYNC_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,32})/sync")
+WATCH = "kartentisch.watch"
+REVISIONS_OF_TABLES = sa.select(Table.id, Table.revision).where(
+    Table.id.in_(sa.bindparam("table_ids", expanding=True)))
 
 
 def init_app(app: Flask) -> None:
@@ -26,19 +40,67 @@ def init_app(app: Flask) -> None:
         engine = db.engine.execution_options(isolation_level="AUTOCOMMIT")
     flask_wsgi = app.wsgi_app
 
-    def unchanged(table_id: str, rev: str) -> bool:
+    def current_revision(table_id: str) -> int | None:
         with engine.connect() as connection:
-            revision = connection.execute(REVISION_OF_TABLE, {"table_id": table_id}).scalar_one_or_none()
-        return revision is not None and rev == str(revision)
+            return connection.execute(REVISION_OF_TABLE, {"table_id": table_id}).scalar_one_or_none()
+
+    def read_revisions(table_ids: list[str]) -> dict[str, int]:
+        with engine.connect() as connection:
+            return dict(connection.execute(REVISIONS_OF_TABLES, {"table_ids": table_ids}).all())
+
+    watch = RevisionWatch(read_revisions, app.config["SYNC_HOLDS"], app.config["SYNC_WATCH_INTERVAL"])
+    app.extensions[WATCH] = watch
+    hold_seconds = app.config["SYNC_HOLD_SECONDS"]
+
+    def answered_unchanged(table_id: str, query: dict[str, list[str]]) -> bool:
+        """True: the table is at ``rev`` (and stayed there for the hold) — a 204."""
+        revision = current_revision(table_id)
+        if revision is None or query.get("rev", [""])[0] != str(revision):
+            return False
+        if query.get("hold") == ["1"]:
+            return not watch.wait(table_id, revision, hold_seconds)
+        return True
 
     def wsgi_app(environ, start_response):
         if environ.get("REQUEST_METHOD") == "GET":
             match = SYNC_PATH.fullmatch(environ.get("PATH_INFO", ""))
-            if match:
-                revs = parse_qs(environ.get("QUERY_STRING", "")).get("rev")
-                if revs and unchanged(match.group(1), revs[0]):
-                    start_response("204 NO CONTENT", [])
-                    return []
+            if match and answered_unchanged(match.group(1), parse_qs(environ.get("QUERY_STRING", ""))):
+                start_response("204 NO CONTENT", [])
+                return []
         return flask_wsgi(environ, start_response)
 
     app.wsgi_app = wsgi_app
+    _poke_after_commits()
+
+
+_poking = threading.Lock()
+
+
+def _poke_after_commits() -> None:
+    """A commit in this process (an entry, a join, …) wakes the app's watch at
+    once rather than at its next read. One listener for all apps of the process:
+    it finds the app of the committing session."""
+    with _poking:
+        if not sa.event.contains(Session, "after_commit", _poke_watch):
+            sa.event.listen(Session, "after_commit", _poke_watch)
+
+
+def _poke_watch(_session) -> None:
+    watch = current_app.extensions.get(WATCH) if has_app_context() else None
+    if watch is not None:
+        watch.poke()
+
+
+def release_holds_on_sigterm(app: Flask) -> None:
+    """In a gunicorn worker: on SIGTERM (graceful stop) answer the held polls
+    at once, so the worker need not wait out their holds; then gunicorn's own
+    handler. Call it where the worker loads the app (``wsgi.py``)."""
+    watch = app.extensions[WATCH]
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def on_sigterm(signum, frame):
+        watch.close()
+        if callable(previous):
+            previous(signum, frame)
+
+    signal.signal(signal.SIGTERM, on_sigterm)

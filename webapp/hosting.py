@@ -74,16 +74,34 @@ def banner(urls: list[str]) -> str:
     return "\n".join(lines)
 
 
+WORKERS = 2
+# Threads per worker: each phone holds one sync poll open (a thread) until its table
+# changes, so a worker needs about as many threads as the phones it serves; threads are
+# started as needed. HOLD_RESERVE of them never hold a poll: they serve entries and pages.
+THREADS = 800
+HOLD_RESERVE = 16
+
+
+def gunicorn_command(app: str, bind: str, workers: int = WORKERS, threads: int = THREADS) -> list[str]:
+    """The gunicorn command line (gthread workers) for ``app`` (e.g. ``wsgi:app``)."""
+    return [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--threads", str(threads),
+            "--bind", bind, app]
+
+
+def sync_holds(threads: int) -> str:
+    """``KT_SYNC_HOLDS`` for a worker with ``threads`` threads: held polls never take the last ones."""
+    return str(max(0, threads - HOLD_RESERVE))
+
+
 @contextlib.contextmanager
 def gunicorn_subprocess(app: str, port: int, env: dict, output: IO | int,
-                        workers: int = 2, threads: int = 4,
+                        workers: int = WORKERS, threads: int = THREADS,
                         cwd: Path | None = None) -> Iterator[subprocess.Popen]:
     """``gunicorn`` serving ``app`` (e.g. ``wsgi:app``) on 127.0.0.1:``port`` as a
     child process (for tests and benchmarks); stopped (then killed) on exit."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--threads", str(threads),
-         "--bind", f"127.0.0.1:{port}", app],
-        cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT,
+        gunicorn_command(app, f"127.0.0.1:{port}", workers, threads),
+        cwd=cwd, env={"KT_SYNC_HOLDS": sync_holds(threads)} | env, stdout=output, stderr=subprocess.STDOUT,
     )
     try:
         yield process

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import json
 import secrets
+import threading
 import uuid
 from typing import NamedTuple
 
@@ -215,11 +216,16 @@ def _regions_for(table: Table, seat: Seat | None, error: str | None = None) -> s
         return _draw(_context(table, seat, request.values, error))
     with store.game_at(table) as loaded:
         perspective = screen_for(table.game).perspective(loaded.game, seat)
-    drawn = _shared_regions(table.id, table.revision, str(get_locale()), perspective)
+    key = (table.id, table.revision, str(get_locale()), perspective)
+    with _DRAWING[hash(key) % len(_DRAWING)]:  # phones woken together: one draws, the others find it drawn
+        drawn = _shared_regions(*key)
     drawn = drawn.replace(KEY_STAND_IN, uuid.uuid4().hex)
     if CSRF_STAND_IN in drawn:
         drawn = drawn.replace(CSRF_STAND_IN, generate_csrf())
     return drawn.replace(NAME_STAND_IN, str(escape(seat.name)) if seat is not None else "")
+
+
+_DRAWING = tuple(threading.Lock() for _ in range(64))
 
 
 @functools.lru_cache(maxsize=1024)

@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from flask import current_app
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import defer, joinedload
 
 from engine import EngineError, Game, IllegalEvent, game_class, new_game, parse_record
 
@@ -173,9 +173,10 @@ def human_seat_range(game: str, options: dict) -> tuple[int, int]:
 
 
 def log_rows(table: Table, limit: int = 30) -> list[Event]:
-    """The newest entries first."""
+    """The newest entries first (without their stored answers: a whole game state each)."""
     return list(db.session.execute(
         sa.select(Event).where(Event.table_id == table.id).order_by(Event.seq.desc()).limit(limit)
+        .options(defer(Event.answer, raiseload=True))
     ).scalars())
 
 

@@ -273,3 +273,25 @@ def test_after_sleep_the_page_resyncs_when_visible_and_says_so(page):
     delay = resync_ms(page)  # below 0 if the 500 ms poll came first (a faked hidden page still polls)
     assert delay < SYNC_LIMIT_MS, f"visible again, v7 showed after {delay:.0f} ms"
     expect(page.locator("#comfort")).to_have_text(BACK)
+
+
+# --- held sync poll ----------------------------------------------------------
+
+def test_an_idle_phone_holds_one_poll_open_and_a_change_arrives_on_it(page):
+    """Nothing changes: the phone does not ask every 500 ms but keeps one poll
+    open; another phone's entry answers that poll."""
+    table = game_table(page, events=6)
+    polls = []
+    page.on("request", lambda request: polls.append(request.url) if "/sync?" in request.url else None)
+    answered = []
+    page.on("requestfinished", lambda request: answered.append(request.url) if "/sync?" in request.url else None)
+    page.wait_for_timeout(3000)
+    assert len(polls) <= 2, f"{len(polls)} sync polls in 3 s of quiet: {polls}"  # polling would make 6
+    assert all("hold=1" in url for url in polls)
+    waiting = len(answered)
+    page.evaluate(WATCH_VERSION, "v7")
+    page.evaluate("window.__wokenAt = performance.now()")
+    undo_by_api(page, table, 6)
+    delay = resync_ms(page)
+    assert delay < SYNC_LIMIT_MS, f"another phone's entry showed after {delay:.0f} ms"
+    assert len(answered) == waiting + 1  # the held poll brought it, no new one was needed first

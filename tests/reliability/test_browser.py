@@ -49,7 +49,8 @@ def test_a_tap_sent_again_after_its_answer_was_lost_applies_once(phone):
         else:
             route.continue_()
 
-    page.route("**/sync?*", lambda route: route.abort("connectionreset"))  # no redraw meanwhile
+    page.route("**/sync?*", lambda route: route.abort("connectionreset"))  # no redraw meanwhile:
+    page.evaluate("htmx.trigger('#sync', 'htmx:abort')")  # the poll held before the route goes too
     page.route("**/undo", lose_the_first_answer)
     undo = page.locator("#controls button.undo")
     undo.click()

@@ -1,7 +1,7 @@
 """Two phones submit at the same moment: exactly one entry applies.
 
 Real HTTP against the live server (threaded werkzeug on SQLite under ``./kt
-test``; ``gunicorn -w 2 --threads 4`` on PostgreSQL under ``./kt
+test``; ``gunicorn -w 2`` as ``./kt run`` starts it, on PostgreSQL under ``./kt
 test-postgres``). Two threads, each with its own keep-alive connection, are
 released together by a barrier for every pair; both send the next event of a
 random legal game at the same version, each with its own idempotency key.

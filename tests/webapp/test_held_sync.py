@@ -1,0 +1,115 @@
+"""Held sync polls (``?hold=1``): answered when the table changes — by an entry
+in this process or in another one on the same database — or with a 204 when
+the hold runs out; beyond the free holds, at once."""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tests.conftest import _dispose_engines, app_test_config
+from webapp import create_app
+from webapp.fastsync import WATCH
+
+from .conftest import random_events
+from .test_fastsync import revision_of
+
+HOLD_SECONDS = 1.0
+HOLDS = 3
+
+
+@pytest.fixture
+def app(make_app):
+    return make_app(SYNC_HOLDS=HOLDS, SYNC_HOLD_SECONDS=HOLD_SECONDS)
+
+
+def held_poll(app, table_id: str, rev: int):
+    """A phone's held poll in a thread of its own: the future of (status, body, seconds)."""
+    def poll():
+        started = time.monotonic()
+        answer = app.test_client().get(f"/t/{table_id}/sync?rev={rev}&phase=play&hold=1")
+        return answer.status_code, answer.get_data(as_text=True), time.monotonic() - started
+
+    pool = ThreadPoolExecutor(1)
+    held_before = app.extensions[WATCH].held
+    future = pool.submit(poll)
+    deadline = time.monotonic() + 5
+    while app.extensions[WATCH].held == held_before and not future.done():
+        assert time.monotonic() < deadline, "the poll was never held"
+        time.sleep(0.005)
+    pool.shutdown(wait=False)
+    return future
+
+
+def enter_first_event(client, table) -> None:
+    state = client.get(f"/api/tables/{table.id}/state", headers=table.auth()).json
+    first = random_events("gleich-und-gleich", 3, seed=3)[0]
+    entered = client.post(f"/api/tables/{table.id}/events", headers=table.auth(),
+                          json={"event": first, "version": state["version"]})
+    assert entered.status_code == 200, entered.json
+
+
+def test_an_entry_answers_the_held_polls_with_the_new_regions(app, client, new_table):
+    table = new_table()
+    rev = revision_of(app, table.id)
+    polls = [held_poll(app, table.id, rev) for _ in range(2)]
+    time.sleep(0.1)
+    assert not any(p.done() for p in polls)  # nothing changed: they wait
+    enter_first_event(client, table)
+    for poll in polls:
+        status, body, seconds = poll.result(timeout=5)
+        assert status == 200
+        assert f"rev={rev + 1}" in body and 'id="board"' in body
+        assert seconds < HOLD_SECONDS
+
+
+def test_an_unchanged_table_answers_204_when_the_hold_runs_out(app, new_table):
+    table = new_table()
+    status, body, seconds = held_poll(app, table.id, revision_of(app, table.id)).result(timeout=10)
+    assert (status, body) == (204, "")
+    assert HOLD_SECONDS <= seconds < HOLD_SECONDS + 2
+
+
+def test_a_stale_revision_is_answered_at_once_also_when_it_asks_to_be_held(app, client, new_table):
+    table = new_table()
+    rev = revision_of(app, table.id)
+    started = time.monotonic()
+    answer = client.get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play&hold=1")
+    assert answer.status_code == 200 and f"rev={rev}" in answer.get_data(as_text=True)
+    assert time.monotonic() - started < HOLD_SECONDS
+
+
+def test_beyond_the_free_holds_a_poll_gets_its_204_at_once(app, client, new_table):
+    table = new_table()
+    rev = revision_of(app, table.id)
+    polls = [held_poll(app, table.id, rev) for _ in range(HOLDS)]
+    started = time.monotonic()
+    assert client.get(f"/t/{table.id}/sync?rev={rev}&phase=play&hold=1").status_code == 204
+    assert time.monotonic() - started < HOLD_SECONDS / 2
+    assert not any(p.done() for p in polls)
+    enter_first_event(client, table)
+    assert [p.result(timeout=5)[0] for p in polls] == [200] * HOLDS
+
+
+def test_an_entry_in_another_process_is_noticed(app, new_table):
+    """Two apps on one database stand for two gunicorn workers: the entry in the
+    other one reaches this one's held poll through the database."""
+    table = new_table()
+    rev = revision_of(app, table.id)
+    other = create_app(app_test_config(app.config["SQLALCHEMY_DATABASE_URI"]))
+    try:
+        poll = held_poll(app, table.id, rev)
+        enter_first_event(other.test_client(), table)
+        status, body, seconds = poll.result(timeout=5)
+        assert status == 200 and f"rev={rev + 1}" in body
+        assert seconds < HOLD_SECONDS
+    finally:
+        _dispose_engines(other)
+
+
+def test_polls_without_hold_are_never_held(app, client, new_table):
+    table = new_table()
+    started = time.monotonic()
+    assert client.get(f"/t/{table.id}/sync?rev={revision_of(app, table.id)}&phase=play").status_code == 204
+    assert time.monotonic() - started < HOLD_SECONDS / 2

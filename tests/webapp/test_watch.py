@@ -1,0 +1,138 @@
+"""webapp/watch.py: held polls end when their table's revision moves on, when
+the hold runs out, when no hold is free, or when the watch closes."""
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from webapp.watch import RevisionWatch
+
+LONG = 10.0  # a hold that a passing test never waits out
+
+
+class FakeTables:
+    """Revisions as the database would report them, with a count of the reads."""
+
+    def __init__(self, **revisions: int):
+        self.revisions = dict(revisions)
+        self.reads = 0
+        self.read = threading.Event()
+
+    def __call__(self, table_ids: list[str]) -> dict[str, int]:
+        self.reads += 1
+        self.read.set()
+        return {t: self.revisions[t] for t in table_ids if t in self.revisions}
+
+
+def waiting(watch: RevisionWatch, table_id: str, revision: int, seconds: float = LONG):
+    """Start ``watch.wait`` in a thread; return the future once it is held."""
+    pool = ThreadPoolExecutor(1)
+    held_before = watch.held
+    future = pool.submit(watch.wait, table_id, revision, seconds)
+    deadline = time.monotonic() + 5
+    while watch.held == held_before and not future.done():
+        assert time.monotonic() < deadline, "the poll was never held"
+        time.sleep(0.001)
+    pool.shutdown(wait=False)
+    return future
+
+
+def test_a_held_poll_ends_when_another_process_moves_its_table_on():
+    tables = FakeTables(a=3, b=7)
+    watch = RevisionWatch(tables, holds=4, interval=0.01)
+    held = waiting(watch, "a", 3)
+    other = waiting(watch, "b", 7)
+    tables.revisions["a"] = 4
+    assert held.result(timeout=2) is True
+    assert not other.done()  # table b did not change: its phone still waits
+    watch.close()
+    assert other.result(timeout=2) is False
+
+
+def test_a_commit_here_wakes_the_reader_at_once():
+    tables = FakeTables(a=3)
+    watch = RevisionWatch(tables, holds=4, interval=LONG)  # no read but the first without a poke
+    held = waiting(watch, "a", 3)
+    assert tables.read.wait(2)
+    time.sleep(0.05)
+    reads = tables.reads
+    tables.revisions["a"] = 4
+    started = time.monotonic()
+    watch.poke()
+    assert held.result(timeout=2) is True
+    assert time.monotonic() - started < 1.0 < LONG
+    assert tables.reads > reads
+
+
+def test_the_hold_runs_out_unchanged():
+    watch = RevisionWatch(FakeTables(a=3), holds=4, interval=0.01)
+    started = time.monotonic()
+    assert watch.wait("a", 3, 0.2) is False
+    assert 0.2 <= time.monotonic() - started < 2
+    assert watch.held == 0
+
+
+def test_beyond_its_holds_a_poll_is_answered_at_once():
+    watch = RevisionWatch(FakeTables(a=3), holds=2, interval=0.01)
+    first, second = waiting(watch, "a", 3), waiting(watch, "a", 3)
+    started = time.monotonic()
+    assert watch.wait("a", 3, LONG) is False
+    assert time.monotonic() - started < 1
+    assert watch.held == 2 and not first.done() and not second.done()
+    watch.close()
+    assert first.result(timeout=2) is second.result(timeout=2) is False
+    assert watch.held == 0
+
+
+@pytest.mark.parametrize("holds, seconds", [(0, LONG), (4, 0)])
+def test_no_holds_or_no_time_means_no_waiting(holds, seconds):
+    watch = RevisionWatch(FakeTables(a=3), holds=holds, interval=0.01)
+    started = time.monotonic()
+    assert watch.wait("a", 3, seconds) is False
+    assert time.monotonic() - started < 1
+
+
+def test_a_phone_that_knows_a_newer_revision_wakes_the_older_ones():
+    tables = FakeTables(a=3)  # the reader still reports 3: the newer revision comes from the phone
+    watch = RevisionWatch(tables, holds=4, interval=0.01)
+    older = waiting(watch, "a", 3)
+    with ThreadPoolExecutor(1) as pool:
+        newer = pool.submit(watch.wait, "a", 4, LONG)
+        assert older.result(timeout=2) is True
+        time.sleep(0.05)
+        assert not newer.done() and watch.held == 1  # the newer phone waits on
+        watch.close()
+        assert newer.result(timeout=2) is False
+
+
+def test_the_reader_stops_when_nobody_waits_and_survives_a_failing_database():
+    calls = []
+
+    def flaky(table_ids):
+        calls.append(table_ids)
+        if len(calls) == 1:
+            raise OSError("database gone for a moment")
+        return {"a": 9}
+
+    def readers() -> set[threading.Thread]:
+        return {t for t in threading.enumerate() if t.name == "revision-watch"}
+
+    others = readers()  # of other tests' watches
+    watch = RevisionWatch(flaky, holds=4, interval=0.01)
+    assert watch.wait("a", 3, LONG) is True
+    assert len(calls) >= 2
+    deadline = time.monotonic() + 2
+    while readers() - others:
+        assert time.monotonic() < deadline, "the reader thread kept running with nobody waiting"
+        time.sleep(0.01)
+
+
+def test_a_closed_watch_holds_nothing():
+    watch = RevisionWatch(FakeTables(a=3), holds=4, interval=0.01)
+    watch.close()
+    started = time.monotonic()
+    assert watch.wait("a", 3, LONG) is False
+    assert time.monotonic() - started < 1

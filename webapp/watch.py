@@ -1,0 +1,110 @@
+"""Held sync polls: a phone whose table has not changed waits here until the
+table's revision moves on (or the hold ends), instead of asking again and again.
+
+One watch per app and process. While phones wait, a thread reads the
+revisions of their tables (one SELECT for all of them) every ``interval``
+seconds — that is how an entry made in another worker, or on another machine,
+is noticed; a commit in this process wakes the thread at once. Each held poll
+occupies a server thread, so at most ``holds`` are held at a time; beyond that
+a poll is answered at once, as without holding.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+ReadRevisions = Callable[[list[str]], dict[str, int]]
+
+
+@dataclass
+class _Watched:
+    """A table with phones waiting: the highest revision seen, and their condition."""
+
+    revision: int
+    moved: threading.Condition
+    waiting: int = 0
+
+
+class RevisionWatch:
+    def __init__(self, read_revisions: ReadRevisions, holds: int, interval: float):
+        self._read_revisions = read_revisions
+        self.holds = holds
+        self._interval = interval
+        self._lock = threading.Lock()
+        self._tables: dict[str, _Watched] = {}
+        self._held = 0
+        self._poked = threading.Event()
+        self._reader: threading.Thread | None = None
+        self._closed = False
+
+    def wait(self, table_id: str, revision: int, seconds: float) -> bool:
+        """Block until the table's revision passes ``revision`` (True), or until
+        ``seconds`` have passed, no hold is free or the watch closes (False)."""
+        with self._lock:
+            if self._closed or self._held >= self.holds or seconds <= 0:
+                return False
+            watched = self._tables.get(table_id)
+            if watched is None:
+                watched = self._tables[table_id] = _Watched(revision, threading.Condition(self._lock))
+            elif revision > watched.revision:  # this phone knows a newer revision than the watch
+                self._moved(watched, revision)
+            watched.waiting += 1
+            self._held += 1
+            if self._reader is None:
+                self._reader = threading.Thread(target=self._read_while_waited_for, name="revision-watch",
+                                                daemon=True)
+                self._reader.start()
+            try:
+                watched.moved.wait_for(lambda: watched.revision > revision or self._closed, seconds)
+                return watched.revision > revision and not self._closed
+            finally:
+                watched.waiting -= 1
+                self._held -= 1
+                if watched.waiting == 0:
+                    del self._tables[table_id]
+
+    def poke(self) -> None:
+        """Something was committed in this process: read the revisions now."""
+        self._poked.set()
+
+    def close(self) -> None:
+        """Let every held poll go (unanswered by a change) and hold no more (shutdown)."""
+        with self._lock:
+            self._closed = True
+            for watched in self._tables.values():
+                watched.moved.notify_all()
+        self._poked.set()
+
+    @property
+    def held(self) -> int:
+        return self._held
+
+    @staticmethod
+    def _moved(watched: _Watched, revision: int) -> None:
+        watched.revision = revision
+        watched.moved.notify_all()
+
+    def _read_while_waited_for(self) -> None:
+        """The reader thread: ends when nobody waits (the next wait starts it again)."""
+        while True:
+            with self._lock:
+                table_ids = list(self._tables)
+                if not table_ids or self._closed:
+                    self._reader = None
+                    return
+            self._poked.clear()  # a commit from now on makes the wait below return at once
+            try:
+                revisions = self._read_revisions(table_ids)
+            except Exception:  # noqa: BLE001 — a database hiccup must not end the watch; polls time out meanwhile
+                log.exception("reading the revisions of %d tables failed", len(table_ids))
+                revisions = {}
+            with self._lock:
+                for table_id, revision in revisions.items():
+                    watched = self._tables.get(table_id)
+                    if watched is not None and revision > watched.revision:
+                        self._moved(watched, revision)
+            self._poked.wait(self._interval)
