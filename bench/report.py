@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from webapp.hosting import THREADS, WORKERS
+
 BEGIN = "<!-- bench:begin (written by `make bench`; edit the text outside these markers) -->"
 END = "<!-- bench:end -->"
 TARGETS = {"events_per_second": 50_000, "replay_ms": 10, "entry_p95": 25, "entry_per_bare": 4,
@@ -73,7 +75,7 @@ def cpu_per_table_second(run: dict) -> float:
 
 def _load(runs: list[dict]) -> list[str]:
     lines = ["### Server under a game-night load", "",
-             "gunicorn as `python -m webapp` starts it (2 workers, threads as needed up to 320 each) and the "
+             f"gunicorn as `python -m webapp` starts it ({WORKERS} workers, threads as needed up to {THREADS} each) and the "
              "load generator share this machine's cores. Every phone holds a sync poll open until its table "
              "changes. Latencies in ms as p50 / p95 / p99, measured after a 5 s warm-up. *sync* is what a "
              "player waits for: from the entry's answer (or the poll's sending, if later) until another "
