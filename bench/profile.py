@@ -67,7 +67,8 @@ def request_kinds(database_url: str | None = None, game: str = "cubirds"):
             enter()
         revision = REVISION.search(sync(-1).get_data(True)).group(1)
         def sync_drawn() -> object:
-            """A changed poll of the first phone of its perspective: nothing drawn yet."""
+            """A changed poll of the first phone of its perspective: nothing drawn yet (the
+            entries' sentences are kept: in play, a new revision brings one new entry)."""
             play._shared_regions.cache_clear()
             play._log.cache_clear()
             return sync(-1)

@@ -6,6 +6,7 @@ import json
 import secrets
 import threading
 import uuid
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
@@ -16,8 +17,9 @@ from markupsafe import escape
 from . import seats, store
 from .errors import Refusal
 from .extensions import htmx, limiter
-from .models import Seat, Table
+from .models import Event, Seat, Table
 from .screens import screen_for, title
+from .screens.generic import Screen
 from .tables import CREATE_LIMIT, limits_off, lobby_context, render_lobby
 
 bp = Blueprint("play", __name__)
@@ -199,9 +201,30 @@ def _log(table_id: str, revision: int, language: str) -> tuple[tuple[LoggedEntry
     """The newest entries with their sentences: the same on every phone, so built
     once per table revision and language (every change counts up the revision)."""
     table = store.get_table(table_id)
-    screen = screen_for(table.game)
-    return tuple((LoggedEntry(entry.seq, entry.kind), str(screen.log_sentence(entry, table.players)))
+    screen, players = screen_for(table.game), tuple(table.players)
+    return tuple((LoggedEntry(entry.seq, entry.kind),
+                  _sentence(_Worded(table_id, entry.seq, language, entry, players, screen)))
                  for entry in store.log_rows(table))
+
+
+@dataclass(frozen=True)
+class _Worded:
+    """An entry to put into words, known by table, seq and language — its sentence never
+    changes (entries are only appended; seats are fixed once the game runs) — and carrying
+    what the wording needs, which is left out of comparing and hashing."""
+
+    table_id: str
+    seq: int
+    language: str
+    entry: Event = field(compare=False)
+    players: tuple[str, ...] = field(compare=False)
+    screen: Screen = field(compare=False)
+
+
+@functools.lru_cache(maxsize=16384)
+def _sentence(worded: _Worded) -> str:
+    """An entry's sentence, worded once: a new revision words only its new entry."""
+    return str(worded.screen.log_sentence(worded.entry, list(worded.players)))
 
 
 def render_regions(table: Table, error: str | None = None) -> str:

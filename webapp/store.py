@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import secrets
 import threading
+import weakref
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -55,6 +56,17 @@ class Loaded:
 
 _cache: OrderedDict[str, Loaded] = OrderedDict()
 _cache_lock = threading.Lock()
+# One lock per table in use (gone with its last user): the phones woken by an entry read
+# the game one after another instead of each replaying it while another has it out.
+_table_locks: weakref.WeakValueDictionary[str, threading.RLock] = weakref.WeakValueDictionary()
+
+
+def _table_lock(table_id: str) -> threading.RLock:
+    with _cache_lock:
+        lock = _table_locks.get(table_id)
+        if lock is None:
+            lock = _table_locks[table_id] = threading.RLock()
+        return lock
 
 
 def _cache_take(table_id: str, version: int) -> Loaded | None:
@@ -105,14 +117,17 @@ def _replay(table: Table, loaded: Loaded | None = None) -> Loaded:
 @contextmanager
 def game_at(table: Table):
     """The table's game (a ``Loaded``) at its current version, for reading or
-    for one change. The caller keeps ``loaded.version`` in step with its change;
-    if the block fails the game is dropped from the cache."""
+    for one change, held by one thread of this process at a time. The caller
+    keeps ``loaded.version`` in step with its change; if the block fails the game
+    is dropped from the cache. Never taken while holding the database's write
+    lock: a change takes this lock first, then the database's."""
     if not table.started:
         raise Refusal(409, "not-started", _l("Das Spiel hat noch nicht begonnen"))
     table_id = table.id  # read before the block: a commit inside expires ``table``
-    loaded = _replay(table, _cache_take(table_id, table.version))
-    yield loaded
-    _cache_put(table_id, loaded)
+    with _table_lock(table_id):
+        loaded = _replay(table, _cache_take(table_id, table.version))
+        yield loaded
+        _cache_put(table_id, loaded)
 
 
 # --- reading -----------------------------------------------------------------
@@ -404,15 +419,16 @@ def rematch(table_id: str, seat: Seat | None, options=None) -> tuple[Table, str]
     """The next game at a finished table: same game, players and seat order, the
     old options unless ``options`` are given. The first seat to ask creates it,
     the others find it; each gets a new token for its seat there."""
-    table = _lock_table(table_id)
-    if seat is None or seat.table_id != table.id:
-        db.session.rollback()
+    if seat is None or seat.table_id != table_id:
         raise Refusal(403, "not-seated", _l("Nur wer am Tisch sitzt, kann eintragen"))
-    with game_at(table) as loaded:
-        over = loaded.game.awaiting is None
+    with game_at(get_table(table_id)) as loaded:  # before the write lock (see game_at)
+        over, seen = loaded.game.awaiting is None, loaded.version
     if not over:
-        db.session.rollback()
         raise Refusal(409, "not-over", _l("Eine Revanche gibt es erst, wenn das Spiel vorbei ist"))
+    table = _lock_table(table_id)
+    if table.version != seen:  # an undo came in between: look again
+        db.session.rollback()
+        raise _stale(table)
     follow = next_game(table)
     if follow is None:
         if options is None:

@@ -183,6 +183,35 @@ def test_phones_that_see_the_same_are_drawn_once_and_keep_their_own_key_and_name
         assert play.KEY_STAND_IN not in text and play.NAME_STAND_IN not in text and play.CSRF_STAND_IN not in text
 
 
+def test_an_entry_is_put_into_words_once_per_language(app, client, monkeypatch):
+    """The log's sentences are kept per entry: a new revision words only its new entry,
+    and the kept sentences are the ones a fresh wording gives."""
+    table_id, (ben,) = started_table(app, client)
+    events = random_events("gleich-und-gleich", 2, seed=21)
+    screen = play.screen_for("gleich-und-gleich")
+    worded = []
+    monkeypatch.setattr(screen, "log_sentence",
+                        lambda entry, players, word=screen.log_sentence: worded.append(entry.seq) or word(entry, players))
+
+    def enter(version: int) -> str:
+        answer = client.post(f"/t/{table_id}/event", headers=HX,
+                             data={"event": json.dumps(events[version]), "version": version, "key": f"w{version}"})
+        assert answer.status_code == 200
+        return answer.text
+
+    for version in range(3):
+        enter(version)
+    assert worded == [1, 2, 3]  # each entry once, however often the log was drawn since
+    german = ben.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text
+    english = app.test_client().get(f"/t/{table_id}/sync?rev=0&phase=play&lang=en", headers=HX).text
+    assert worded == [1, 2, 3, 3, 2, 1]  # English is worded anew, newest first
+    log = re.compile(r'<section id="log".*?</section>', re.S)
+    play._sentence.cache_clear()
+    assert log.search(ben.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text).group() == \
+        log.search(german).group()
+    assert log.search(english).group() != log.search(german).group()
+
+
 def test_refused_entries_show_in_the_controls_and_change_nothing(app, client):
     table_id, _ = started_table(app, client)
     bad_json = client.post(f"/t/{table_id}/event", headers=HX, data={"event": "{", "version": 0})
