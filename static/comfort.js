@@ -43,6 +43,20 @@
     event.preventDefault();  // nothing is sent, nothing is queued
     lostConnection(event.detail.requestConfig.verb !== "get");
   });
+  // While this phone's own entry is on its way, its sync poll rests: the entry's answer
+  // brings the new regions and a new poller. A poll held meanwhile would be answered with
+  // the same regions a moment later — and redraw them over a selection begun since.
+  const entriesOnTheWay = new Set();  // their XHRs; an answered one is done (readyState 4)
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (event.detail.requestConfig.verb === "get") return;
+    entriesOnTheWay.add(event.detail.xhr);
+    dropHeldPoll();
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt.id !== "sync") return;
+    entriesOnTheWay.forEach(function (xhr) { if (xhr.readyState === 4) entriesOnTheWay.delete(xhr); });
+    if (entriesOnTheWay.size > 0) event.preventDefault();
+  });
   document.addEventListener("htmx:sendError", function (event) {
     lostConnection(event.detail.requestConfig.verb !== "get");
   });

@@ -90,10 +90,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         # Sync polls held open until their table changes (fastsync.py): how many at once
         # per process (each takes a server thread; `python -m webapp` sets it from its
-        # threads), for how long, and how often the tables of held polls are read.
+        # threads), for how long, and how often the tables of held polls are read — while
+        # the database announces the changes itself (PostgreSQL), only as a safety net.
         SYNC_HOLDS=_whole_number(os.environ.get("KT_SYNC_HOLDS", "0"), "KT_SYNC_HOLDS"),
         SYNC_HOLD_SECONDS=20,
         SYNC_WATCH_INTERVAL=0.01,
+        SYNC_WATCH_LISTENING_INTERVAL=1.0,
     )
     if test_config:
         app.config.update(test_config)

@@ -4,20 +4,30 @@ table's revision moves on (or the hold ends), instead of asking again and again.
 One watch per app and process. While phones wait, a thread reads the
 revisions of their tables (one SELECT for all of them) every ``interval``
 seconds — that is how an entry made in another worker, or on another machine,
-is noticed; a commit in this process wakes the thread at once. Each held poll
-occupies a server thread, so at most ``holds`` are held at a time; beyond that
-a poll is answered at once, as without holding.
+is noticed; a commit in this process wakes the thread at once. Where the
+database can say so itself (PostgreSQL's LISTEN), a second thread listens for
+the changes while phones wait and the reads become a safety net, every
+``listening_interval`` seconds. Each held poll occupies a server thread, so at
+most ``holds`` are held at a time; beyond that a poll is answered at once, as
+without holding.
 """
 from __future__ import annotations
 
 import logging
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 
 ReadRevisions = Callable[[list[str]], dict[str, int]]
+# listen(still_wanted, listening, tell): block, calling tell(table_id, revision) for each
+# change, until still_wanted() is False; listening() once it hears every change.
+Listen = Callable[[Callable[[], bool], Callable[[], None], Callable[[str, int], None]], None]
+RECENT = 4096  # revisions heard of lately, also of tables nobody waited for at the time
+RELISTEN_AFTER = 5.0  # seconds after a failed listen before it is tried again
 
 
 @dataclass
@@ -30,15 +40,22 @@ class _Watched:
 
 
 class RevisionWatch:
-    def __init__(self, read_revisions: ReadRevisions, holds: int, interval: float):
+    def __init__(self, read_revisions: ReadRevisions, holds: int, interval: float,
+                 listen: Listen | None = None, listening_interval: float = 1.0):
         self._read_revisions = read_revisions
         self.holds = holds
         self._interval = interval
+        self._listen = listen
+        self._listening_interval = listening_interval
         self._lock = threading.Lock()
         self._tables: dict[str, _Watched] = {}
+        self._recent: OrderedDict[str, int] = OrderedDict()
         self._held = 0
         self._poked = threading.Event()
         self._reader: threading.Thread | None = None
+        self._listener: threading.Thread | None = None
+        self._listening = False
+        self._listen_failed_at = -RELISTEN_AFTER
         self._closed = False
 
     def wait(self, table_id: str, revision: int, seconds: float) -> bool:
@@ -47,6 +64,8 @@ class RevisionWatch:
         with self._lock:
             if self._closed or self._held >= self.holds or seconds <= 0:
                 return False
+            if self._recent.get(table_id, -1) > revision:  # heard of just before this phone came
+                return True
             watched = self._tables.get(table_id)
             if watched is None:
                 watched = self._tables[table_id] = _Watched(revision, threading.Condition(self._lock))
@@ -54,10 +73,7 @@ class RevisionWatch:
                 self._moved(watched, revision)
             watched.waiting += 1
             self._held += 1
-            if self._reader is None:
-                self._reader = threading.Thread(target=self._read_while_waited_for, name="revision-watch",
-                                                daemon=True)
-                self._reader.start()
+            self._start_threads()
             try:
                 watched.moved.wait_for(lambda: watched.revision > revision or self._closed, seconds)
                 return watched.revision > revision and not self._closed
@@ -66,6 +82,17 @@ class RevisionWatch:
                 self._held -= 1
                 if watched.waiting == 0:
                     del self._tables[table_id]
+
+    def tell(self, table_id: str, revision: int) -> None:
+        """The table is at ``revision`` now (heard from the database)."""
+        with self._lock:
+            self._recent[table_id] = max(revision, self._recent.get(table_id, revision))
+            self._recent.move_to_end(table_id)
+            if len(self._recent) > RECENT:
+                self._recent.popitem(last=False)
+            watched = self._tables.get(table_id)
+            if watched is not None and revision > watched.revision:
+                self._moved(watched, revision)
 
     def poke(self) -> None:
         """Something was committed in this process: read the revisions now."""
@@ -83,17 +110,37 @@ class RevisionWatch:
     def held(self) -> int:
         return self._held
 
+    @property
+    def listening(self) -> bool:
+        """Whether the database's announcements are heard (the reads are only a safety net)."""
+        return self._listening
+
     @staticmethod
     def _moved(watched: _Watched, revision: int) -> None:
         watched.revision = revision
         watched.moved.notify_all()
+
+    def _waited_for(self) -> bool:
+        return bool(self._tables) and not self._closed
+
+    def _start_threads(self) -> None:
+        """With the lock held, a phone waiting: make sure someone looks for changes."""
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._read_while_waited_for, name="revision-watch",
+                                            daemon=True)
+            self._reader.start()
+        if (self._listen is not None and self._listener is None
+                and time.monotonic() - self._listen_failed_at >= RELISTEN_AFTER):
+            self._listener = threading.Thread(target=self._listen_while_waited_for, name="revision-listen",
+                                              daemon=True)
+            self._listener.start()
 
     def _read_while_waited_for(self) -> None:
         """The reader thread: ends when nobody waits (the next wait starts it again)."""
         while True:
             with self._lock:
                 table_ids = list(self._tables)
-                if not table_ids or self._closed:
+                if not self._waited_for():
                     self._reader = None
                     return
             self._poked.clear()  # a commit from now on makes the wait below return at once
@@ -107,4 +154,22 @@ class RevisionWatch:
                     watched = self._tables.get(table_id)
                     if watched is not None and revision > watched.revision:
                         self._moved(watched, revision)
-            self._poked.wait(self._interval)
+            self._poked.wait(self._listening_interval if self._listening else self._interval)
+
+    def _listen_while_waited_for(self) -> None:
+        """The listener thread: ends when nobody waits, or when listening fails (then the
+        reader reads at its own pace again, and listening is tried anew a little later)."""
+        try:
+            self._listen(self._waited_for, self._now_listening, self.tell)
+        except Exception:  # noqa: BLE001 — e.g. the database went away; the reads carry on
+            log.exception("listening for revisions failed; reading them every %s s", self._interval)
+            self._listen_failed_at = time.monotonic()
+        finally:
+            with self._lock:
+                self._listening = False
+                self._listener = None
+                if self._waited_for():  # a phone came while it was ending
+                    self._start_threads()
+
+    def _now_listening(self) -> None:
+        self._listening = True

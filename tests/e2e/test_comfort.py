@@ -295,3 +295,22 @@ def test_an_idle_phone_holds_one_poll_open_and_a_change_arrives_on_it(page):
     delay = resync_ms(page)
     assert delay < SYNC_LIMIT_MS, f"another phone's entry showed after {delay:.0f} ms"
     assert len(answered) == waiting + 1  # the held poll brought it, no new one was needed first
+
+
+def test_a_phones_own_entry_is_not_brought_to_it_again_by_its_held_poll(page):
+    """The entry's answer redraws this phone; the poll it held is dropped when the entry
+    goes out (else it would bring the same regions again a moment later, over a selection
+    begun since), and a new one is held afterwards."""
+    table = game_table(page, events=6)
+    ask_to_undo(page)
+    page.wait_for_timeout(300)
+    answered, dropped = [], []
+    page.on("requestfinished", lambda request: answered.append(request.url) if "/sync?" in request.url else None)
+    page.on("requestfailed", lambda request: dropped.append(request.url) if "/sync?" in request.url else None)
+    page.locator('#controls button[data-value="undo"]').click()
+    expect(page.locator("#status .version")).to_have_text("v7")
+    page.wait_for_timeout(1000)
+    assert answered == [], f"the held poll brought the phone's own entry again: {answered}"
+    assert len(dropped) == 1
+    undo_by_api(page, table, 7)  # another phone: the new held poll brings it
+    expect(page.locator("#status .version")).to_have_text("v8", timeout=SYNC_LIMIT_MS)

@@ -12,7 +12,7 @@ from tests.conftest import _dispose_engines, app_test_config
 from webapp import create_app
 from webapp.fastsync import WATCH
 
-from .conftest import random_events
+from .conftest import TableAtHand, random_events
 from .test_fastsync import revision_of
 
 HOLD_SECONDS = 1.0
@@ -113,3 +113,36 @@ def test_polls_without_hold_are_never_held(app, client, new_table):
     started = time.monotonic()
     assert client.get(f"/t/{table.id}/sync?rev={revision_of(app, table.id)}&phase=play").status_code == 204
     assert time.monotonic() - started < HOLD_SECONDS / 2
+
+
+@pytest.mark.postgres
+def test_postgres_announces_a_change_to_the_other_processes_at_once(postgres_url):
+    """On PostgreSQL the watch listens (the revision trigger's NOTIFY): with the reads
+    slowed to one per minute, another process's entry still answers the held poll."""
+    def make(**config):
+        return create_app(app_test_config(postgres_url, SYNC_HOLDS=HOLDS, SYNC_HOLD_SECONDS=5.0, **config))
+
+    here, there = make(SYNC_WATCH_LISTENING_INTERVAL=60.0), make()
+    try:
+        client = here.test_client()
+        made = client.post("/api/tables", json={"game": "gleich-und-gleich", "options": {}, "name": "Anna"}).json
+        table = TableAtHand(made["id"], made["join_code"], [made["token"]])
+        for name in ("Ben", "Carla"):
+            table.tokens.append(client.post(f"/api/tables/{table.id}/seats",
+                                            json={"join_code": table.join_code, "name": name}).json["token"])
+        assert client.post(f"/api/tables/{table.id}/start", headers=table.auth()).status_code == 200
+        poll = held_poll(here, table.id, revision_of(here, table.id))
+        watch = here.extensions[WATCH]
+        deadline = time.monotonic() + 5
+        while not watch.listening:
+            assert time.monotonic() < deadline, "the watch never listened"
+            time.sleep(0.01)
+        time.sleep(0.1)  # past the reader's last quick read: from here on it reads once a minute
+        enter_first_event(there.test_client(), table)
+        status, body, seconds = poll.result(timeout=10)
+        assert status == 200 and "rev=" in body
+        assert seconds < 2
+    finally:
+        for app in (here, there):
+            app.extensions[WATCH].close()
+            _dispose_engines(app)

@@ -136,3 +136,65 @@ def test_a_closed_watch_holds_nothing():
     started = time.monotonic()
     assert watch.wait("a", 3, LONG) is False
     assert time.monotonic() - started < 1
+
+
+class FakeListener:
+    """Stands for PostgreSQL's LISTEN: announces what ``announce`` is given."""
+
+    def __init__(self, fail: bool = False):
+        self.fail = fail
+        self.started = 0
+        self.queue: list[tuple[str, int]] = []
+        self.ready = threading.Event()
+
+    def __call__(self, still_wanted, listening, tell):
+        self.started += 1
+        if self.fail:
+            raise ConnectionError("no database to listen to")
+        listening()
+        self.ready.set()
+        while still_wanted():
+            while self.queue:
+                tell(*self.queue.pop(0))
+            time.sleep(0.005)
+
+
+def test_while_listening_a_change_comes_at_once_and_the_reads_slow_down():
+    tables, listener = FakeTables(a=3), FakeListener()
+    watch = RevisionWatch(tables, holds=4, interval=0.01, listen=listener, listening_interval=LONG)
+    held = waiting(watch, "a", 3)
+    assert listener.ready.wait(2) and watch.listening
+    time.sleep(0.1)  # the reader's last quick wait ends; from now on it reads every LONG seconds
+    reads = tables.reads
+    time.sleep(0.2)
+    assert tables.reads == reads  # not every 10 ms any more
+    started = time.monotonic()
+    listener.queue.append(("a", 4))  # the database still reports 3 to a read: only the listener knows
+    assert held.result(timeout=2) is True
+    assert time.monotonic() - started < 1
+    watch.close()
+
+
+def test_a_revision_announced_just_before_a_phone_comes_is_not_missed():
+    tables, listener = FakeTables(a=3, b=1), FakeListener()
+    watch = RevisionWatch(tables, holds=4, interval=LONG, listen=listener, listening_interval=LONG)
+    other = waiting(watch, "b", 1)  # someone waits, so the listener runs
+    assert listener.ready.wait(2)
+    watch.tell("a", 4)  # nobody waited for table a yet
+    started = time.monotonic()
+    assert watch.wait("a", 3, LONG) is True
+    assert time.monotonic() - started < 1
+    watch.close()
+    assert other.result(timeout=2) is False
+
+
+def test_when_listening_fails_the_reads_carry_on_at_their_own_pace():
+    tables, listener = FakeTables(a=3), FakeListener(fail=True)
+    watch = RevisionWatch(tables, holds=4, interval=0.01, listen=listener, listening_interval=LONG)
+    held = waiting(watch, "a", 3)
+    time.sleep(0.1)
+    assert listener.started == 1 and not watch.listening
+    tables.revisions["a"] = 4
+    assert held.result(timeout=2) is True  # found by a read
+    assert watch.wait("a", 4, 0.05) is False
+    assert listener.started == 1  # not tried again at once: a little later
