@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import signal
+import sqlite3
 import threading
 from urllib.parse import parse_qs
 
@@ -25,7 +26,7 @@ from flask_sqlalchemy.session import Session
 from .extensions import db
 from .models import Table
 from .store import REVISION_OF_TABLE
-from .watch import Listen, RevisionWatch
+from .watch import Listen, Quiet, RevisionWatch
 
 SYNC_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,32})/sync")
 REVISION_CHANNEL = "kartentisch_revisions"
@@ -52,7 +53,7 @@ def init_app(app: Flask) -> None:
 
     listen = _listen_for_revisions(engine) if engine.dialect.name == "postgresql" else None
     watch = RevisionWatch(read_revisions, app.config["SYNC_HOLDS"], app.config["SYNC_WATCH_INTERVAL"],
-                          listen, app.config["SYNC_WATCH_LISTENING_INTERVAL"])
+                          listen, app.config["SYNC_WATCH_LISTENING_INTERVAL"], _sqlite_quiet(engine))
     app.extensions[WATCH] = watch
     hold_seconds = app.config["SYNC_HOLD_SECONDS"]
 
@@ -96,6 +97,25 @@ def _listen_for_revisions(engine: sa.Engine) -> Listen:
             raw.close()
 
     return listen
+
+
+def _sqlite_quiet(engine: sa.Engine) -> Quiet | None:
+    """SQLite (a file): whether nothing was committed since the last call, from
+    ``PRAGMA data_version`` on a connection of the calling thread's own (the
+    number changes with every commit made through any other connection)."""
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not path or path == ":memory:":
+        return None
+    mine = threading.local()
+
+    def quiet() -> bool:
+        if not hasattr(mine, "connection"):
+            mine.connection, mine.version = sqlite3.connect(path), None
+        version = mine.connection.execute("PRAGMA data_version").fetchone()[0]
+        unchanged, mine.version = version == mine.version, version
+        return unchanged
+
+    return quiet
 
 
 _poking = threading.Lock()

@@ -198,3 +198,28 @@ def test_when_listening_fails_the_reads_carry_on_at_their_own_pace():
     assert held.result(timeout=2) is True  # found by a read
     assert watch.wait("a", 4, 0.05) is False
     assert listener.started == 1  # not tried again at once: a little later
+
+
+def test_a_quiet_database_is_not_read_again_unless_a_new_table_is_watched():
+    tables = FakeTables(a=3, b=1)
+    committed = threading.Event()  # stands for PRAGMA data_version having moved
+
+    def quiet() -> bool:
+        moved = committed.is_set()
+        committed.clear()
+        return not moved
+
+    watch = RevisionWatch(tables, holds=4, interval=0.01, quiet=quiet)
+    held = waiting(watch, "a", 3)
+    assert tables.read.wait(2)
+    time.sleep(0.1)
+    reads = tables.reads
+    tables.revisions["a"] = 4  # written where the quiet check cannot see it: not read
+    time.sleep(0.1)
+    assert tables.reads == reads and not held.done()
+    other = waiting(watch, "b", 1)  # a table the last read did not cover: read at once
+    assert held.result(timeout=2) is True
+    assert tables.reads == reads + 1
+    tables.revisions["b"] = 2
+    committed.set()  # a commit: read again
+    assert other.result(timeout=2) is True
