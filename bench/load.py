@@ -216,8 +216,7 @@ class Run:
                         continue
                     elif answer.status == 200 and (found := REVISION.search(body)):
                         phone.revision = int(found.group(1))
-                        if sent >= self.measure_from:
-                            self.deliveries.append(Delivery(table, phone.revision, sent, arrived))
+                        self.deliveries.append(Delivery(table, phone.revision, sent, arrived))
                     else:
                         self.sync_changed.error(sent, f"HTTP {answer.status}")
             except (aiohttp.ClientError, asyncio.TimeoutError) as err:
