@@ -49,7 +49,8 @@ def test_three_phones_play_at_one_table(phone):
     game.locator("input[name=name]").fill("Anna")
     game.get_by_role("button", name="Tisch erstellen").click()
     join_url = anna.locator("#join-url").inner_text()
-    assert anna.locator("img.qr").evaluate("img => img.naturalWidth") > 0
+    # decode() waits for the image (the page may be shown before it arrived); a broken image rejects
+    assert anna.locator("img.qr").evaluate("img => img.decode().then(() => img.naturalWidth)") > 0
     shot(anna, "1-lobby-anna")
 
     for page, name in ((ben, "Ben"), (carla, "Carla")):
