@@ -20,11 +20,12 @@ import threading
 from urllib.parse import parse_qs
 
 import sqlalchemy as sa
-from flask import Flask, current_app, has_app_context
+from flask import Flask, Response, current_app, g, has_app_context, has_request_context
 from flask_sqlalchemy.session import Session
 
 from .extensions import db
 from .models import Table
+from .doorbell import doorbells_for
 from .store import REVISION_OF_TABLE
 from .watch import Listen, Quiet, RevisionWatch
 
@@ -32,6 +33,8 @@ SYNC_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,32})/sync")
 REVISION_CHANNEL = "kartentisch_revisions"
 LISTEN_SECONDS = 0.5  # how long one wait for notifications lasts before the listener looks whether anyone still waits
 WATCH = "kartentisch.watch"
+COMMITTED = "kartentisch.committed"
+POKE_WHEN_ANSWERED = "kt_poke_when_answered"
 REVISIONS_OF_TABLES = sa.select(Table.id, Table.revision).where(
     Table.id.in_(sa.bindparam("table_ids", expanding=True)))
 
@@ -51,10 +54,22 @@ def init_app(app: Flask) -> None:
         with engine.connect() as connection:
             return dict(connection.execute(REVISIONS_OF_TABLES, {"table_ids": table_ids}).all())
 
-    listen = _listen_for_revisions(engine) if engine.dialect.name == "postgresql" else None
+    sqlite_file = _sqlite_file(engine)
+    doorbells = doorbells_for(sqlite_file)
+    listen = _listen_for_revisions(engine) if engine.dialect.name == "postgresql" else (
+        doorbells.listen if doorbells is not None else None)
     watch = RevisionWatch(read_revisions, app.config["SYNC_HOLDS"], app.config["SYNC_WATCH_INTERVAL"],
-                          listen, app.config["SYNC_WATCH_LISTENING_INTERVAL"], _sqlite_quiet(engine))
+                          listen, app.config["SYNC_WATCH_LISTENING_INTERVAL"], _sqlite_quiet(sqlite_file))
     app.extensions[WATCH] = watch
+
+    def committed() -> None:
+        """Something was committed in this process: this watch reads at once, and
+        the other processes' watches hear of it (PostgreSQL's trigger or the doorbells)."""
+        watch.poke()
+        if doorbells is not None:
+            doorbells.ring()
+
+    app.extensions[COMMITTED] = committed
     hold_seconds = app.config["SYNC_HOLD_SECONDS"]
 
     def answered_unchanged(table_id: str, query: dict[str, list[str]]) -> bool:
@@ -77,11 +92,24 @@ def init_app(app: Flask) -> None:
     app.wsgi_app = wsgi_app
     _poke_after_commits()
 
+    @app.after_request
+    def poke_once_answered(response: Response) -> Response:
+        poke = g.pop(POKE_WHEN_ANSWERED, None)
+        if poke is not None:
+            response.call_on_close(poke)
+        return response
+
+    @app.teardown_request
+    def poke_if_not_answered(_error) -> None:
+        poke = g.pop(POKE_WHEN_ANSWERED, None)  # no answer went out through after_request
+        if poke is not None:
+            poke()
+
 
 def _listen_for_revisions(engine: sa.Engine) -> Listen:
     """PostgreSQL: the revisions as the database announces them (the trigger of
     migration a3e9c1f0b7d2), on a connection of its own while phones wait."""
-    def listen(still_wanted, listening, tell) -> None:
+    def listen(still_wanted, listening, tell, _poke) -> None:
         raw = engine.raw_connection()
         connection = raw.driver_connection
         raw.detach()  # never back into the pool: it listens
@@ -99,12 +127,16 @@ def _listen_for_revisions(engine: sa.Engine) -> Listen:
     return listen
 
 
-def _sqlite_quiet(engine: sa.Engine) -> Quiet | None:
+def _sqlite_file(engine: sa.Engine) -> str | None:
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    return path if path and path != ":memory:" else None
+
+
+def _sqlite_quiet(path: str | None) -> Quiet | None:
     """SQLite (a file): whether nothing was committed since the last call, from
     ``PRAGMA data_version`` on a connection of the calling thread's own (the
     number changes with every commit made through any other connection)."""
-    path = engine.url.database if engine.dialect.name == "sqlite" else None
-    if not path or path == ":memory:":
+    if path is None:
         return None
     mine = threading.local()
 
@@ -131,9 +163,15 @@ def _poke_after_commits() -> None:
 
 
 def _poke_watch(_session) -> None:
-    watch = current_app.extensions.get(WATCH) if has_app_context() else None
-    if watch is not None:
-        watch.poke()
+    """In a request, once its answer is sent: the phones it wakes would otherwise
+    hold up the answer of the entry that woke them (they share its process)."""
+    committed = current_app.extensions.get(COMMITTED) if has_app_context() else None
+    if committed is None:
+        return
+    if has_request_context():
+        setattr(g, POKE_WHEN_ANSWERED, committed)
+    else:
+        committed()
 
 
 def release_holds_on_sigterm(app: Flask) -> None:

@@ -6,9 +6,10 @@ revisions of their tables (one SELECT for all of them) every ``interval``
 seconds — that is how an entry made in another worker, or on another machine,
 is noticed; on SQLite it reads only when ``PRAGMA data_version`` (far cheaper
 than the SELECT) says that something was committed since. A commit in this
-process wakes the thread at once. Where the database can say so itself
-(PostgreSQL's LISTEN), a second thread listens for the changes while phones
-wait and the reads become a safety net, every ``listening_interval`` seconds.
+process wakes the thread at once. Where the other processes' commits can be
+heard (PostgreSQL's LISTEN; on SQLite the doorbells of ``doorbell.py``), a
+second thread listens for them while phones wait and the reads become a safety
+net, every ``listening_interval`` seconds.
 Each held poll occupies a server thread, so at most ``holds`` are held at a
 time; beyond that a poll is answered at once, as without holding.
 """
@@ -26,9 +27,10 @@ log = logging.getLogger(__name__)
 ReadRevisions = Callable[[list[str]], dict[str, int]]
 # quiet(): True if nothing was committed to the database since the last call (cheaper than a read)
 Quiet = Callable[[], bool]
-# listen(still_wanted, listening, tell): block, calling tell(table_id, revision) for each
-# change, until still_wanted() is False; listening() once it hears every change.
-Listen = Callable[[Callable[[], bool], Callable[[], None], Callable[[str, int], None]], None]
+# listen(still_wanted, listening, tell, poke): block until still_wanted() is False, calling
+# tell(table_id, revision) for each change, or poke() where it only hears that something was
+# committed (the reader then reads); listening() once it hears every change.
+Listen = Callable[[Callable[[], bool], Callable[[], None], Callable[[str, int], None], Callable[[], None]], None]
 RECENT = 4096  # revisions heard of lately, also of tables nobody waited for at the time
 RELISTEN_AFTER = 5.0  # seconds after a failed listen before it is tried again
 
@@ -171,7 +173,7 @@ class RevisionWatch:
         """The listener thread: ends when nobody waits, or when listening fails (then the
         reader reads at its own pace again, and listening is tried anew a little later)."""
         try:
-            self._listen(self._waited_for, self._now_listening, self.tell)
+            self._listen(self._waited_for, self._now_listening, self.tell, self.poke)
         except Exception:  # noqa: BLE001 — e.g. the database went away; the reads carry on
             log.exception("listening for revisions failed; reading them every %s s", self._interval)
             self._listen_failed_at = time.monotonic()

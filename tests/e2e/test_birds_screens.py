@@ -24,12 +24,15 @@ def shoot(page, name: str) -> None:
 
 
 def api_table(page, game: str, names: list[str], options=None) -> dict:
-    """A started table made through the API; ``page`` takes seat 0 by its seat link."""
+    """A started table made through the API; ``page`` takes seat 0 by its seat link
+    (``seat_urls`` has every seat's)."""
     made = page.request.post("/api/tables", data={"game": game, "options": options or {}, "name": names[0]}).json()
+    made["seat_urls"] = [made["seat_url"]]
     for name in names[1:]:
         joined = page.request.post(f"/api/tables/{made['id']}/seats", data={"join_code": made["join_code"],
                                                                               "name": name})
         assert joined.ok, joined.text()
+        made["seat_urls"].append(joined.json()["seat_url"])
     started = page.request.post(f"/api/tables/{made['id']}/start", headers={"Authorization": f"Bearer {made['token']}"})
     assert started.ok, started.text()
     page.goto(made["seat_url"])
@@ -98,6 +101,31 @@ def test_turn_preview_refusal_keeps_the_selection(phone):
     tap(page, "undo")
     expect(page.locator("#status .version")).to_have_text("v2")
     expect(page.locator('#controls [data-mode="dealer"]')).to_be_visible()
+
+
+def test_the_phone_whose_step_it_is_has_its_taps_first(phone):
+    """All seated phones get the same regions; the page puts the taps (with the last
+    entry atop) above the table on the phone whose step it is, by CSS."""
+    anna, ben = phone(), phone()
+    table = api_table(anna, "gleich-und-gleich", ["Anna", "Ben"])
+    ben.goto(table["seat_urls"][1])
+
+    def taps_first(page) -> bool:
+        controls, board = (page.locator(region).bounding_box()["y"] for region in ("#controls", "#board"))
+        return controls < board
+
+    step = anna.locator("#controls .birds-step")
+    expect(step).to_have_attribute("data-turn", "all")  # the setup is anyone's to enter
+    assert taps_first(anna) and taps_first(ben)
+    api_enter(anna, table, GUG_SETUP)
+    expect(ben.locator("#status .version")).to_have_text("v1")
+    on_turn = int(step.get_attribute("data-turn"))
+    mine, theirs = (anna, ben) if on_turn == 0 else (ben, anna)
+    assert taps_first(mine) and not taps_first(theirs)
+    expect(mine.locator("#controls .step-last")).to_be_visible()
+    expect(mine.locator("#board .birds-last")).to_be_hidden()
+    expect(theirs.locator("#controls .step-last")).to_be_hidden()
+    expect(theirs.locator("#board .birds-last")).to_contain_text("Aufbau fertig")
 
 
 def test_capture_preview_flock_and_centre_view(phone, browser, base_url):

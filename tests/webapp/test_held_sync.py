@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import _dispose_engines, app_test_config
 from webapp import create_app
-from webapp.fastsync import WATCH
+from webapp.fastsync import COMMITTED, WATCH
 
 from .conftest import TableAtHand, random_events
 from .test_fastsync import revision_of
@@ -45,8 +45,8 @@ def held_poll(app, table_id: str, rev: int):
 def enter_first_event(client, table) -> None:
     state = client.get(f"/api/tables/{table.id}/state", headers=table.auth()).json
     first = random_events("gleich-und-gleich", 3, seed=3)[0]
-    entered = client.post(f"/api/tables/{table.id}/events", headers=table.auth(),
-                          json={"event": first, "version": state["version"]})
+    entered = client.post(f"/api/tables/{table.id}/events", headers=table.auth(), buffered=True,
+                          json={"event": first, "version": state["version"]})  # closed, as a server does once it is sent
     assert entered.status_code == 200, entered.json
 
 
@@ -62,6 +62,23 @@ def test_an_entry_answers_the_held_polls_with_the_new_regions(app, client, new_t
         assert status == 200
         assert f"rev={rev + 1}" in body and 'id="board"' in body
         assert seconds < HOLD_SECONDS
+
+
+def test_the_held_polls_are_woken_once_the_entry_is_answered(app, client, new_table):
+    """The woken phones share the entry's process: they start once its answer is sent."""
+    table = new_table()
+    state = client.get(f"/api/tables/{table.id}/state", headers=table.auth()).json
+    committed, poked_while_answering = app.extensions[COMMITTED], []
+    app.extensions[COMMITTED] = lambda: poked_while_answering.append(answer_open)
+    answer_open = True
+    answer = client.post(f"/api/tables/{table.id}/events", headers=table.auth(), buffered=False,
+                         json={"event": random_events("gleich-und-gleich", 3, seed=3)[0],
+                               "version": state["version"]})
+    assert answer.status_code == 200 and poked_while_answering == []
+    answer_open = False
+    answer.close()  # what the server does once the answer is sent
+    app.extensions[COMMITTED] = committed
+    assert poked_while_answering == [False]
 
 
 def test_an_unchanged_table_answers_204_when_the_hold_runs_out(app, new_table):
@@ -115,6 +132,47 @@ def test_polls_without_hold_are_never_held(app, client, new_table):
     assert time.monotonic() - started < HOLD_SECONDS / 2
 
 
+def test_on_sqlite_another_process_rings_the_doorbell_at_once(make_app):
+    """On SQLite the workers ring each other after a commit (webapp/doorbell.py): with
+    the reads slowed to one per minute, another process's entry still answers at once."""
+    here = make_app(SYNC_HOLDS=HOLDS, SYNC_HOLD_SECONDS=5.0, SYNC_WATCH_LISTENING_INTERVAL=60.0)
+    url = here.config["SQLALCHEMY_DATABASE_URI"]
+    if not url.startswith("sqlite"):
+        pytest.skip("SQLite's doorbells")
+    there = create_app(app_test_config(url))
+    try:
+        assert_held_poll_answered_at_once_by_an_entry_there(here, there)
+    finally:
+        here.extensions[WATCH].close()
+        _dispose_engines(there)
+
+
+def started_table_of_three(client) -> TableAtHand:
+    made = client.post("/api/tables", json={"game": "gleich-und-gleich", "options": {}, "name": "Anna"}).json
+    table = TableAtHand(made["id"], made["join_code"], [made["token"]])
+    for name in ("Ben", "Carla"):
+        table.tokens.append(client.post(f"/api/tables/{table.id}/seats",
+                                        json={"join_code": table.join_code, "name": name}).json["token"])
+    assert client.post(f"/api/tables/{table.id}/start", headers=table.auth()).status_code == 200
+    return table
+
+
+def assert_held_poll_answered_at_once_by_an_entry_there(here, there) -> None:
+    """A poll held by ``here`` (listening, its reads once a minute) is answered within
+    seconds by an entry made through ``there``."""
+    table = started_table_of_three(here.test_client())
+    poll = held_poll(here, table.id, revision_of(here, table.id))
+    watch, deadline = here.extensions[WATCH], time.monotonic() + 5
+    while not watch.listening:
+        assert time.monotonic() < deadline, "the watch never listened"
+        time.sleep(0.01)
+    time.sleep(0.1)  # past the reader's last quick read: from here on it reads once a minute
+    enter_first_event(there.test_client(), table)
+    status, body, seconds = poll.result(timeout=10)
+    assert status == 200 and "rev=" in body
+    assert seconds < 2
+
+
 @pytest.mark.postgres
 def test_postgres_announces_a_change_to_the_other_processes_at_once(postgres_url):
     """On PostgreSQL the watch listens (the revision trigger's NOTIFY): with the reads
@@ -124,24 +182,7 @@ def test_postgres_announces_a_change_to_the_other_processes_at_once(postgres_url
 
     here, there = make(SYNC_WATCH_LISTENING_INTERVAL=60.0), make()
     try:
-        client = here.test_client()
-        made = client.post("/api/tables", json={"game": "gleich-und-gleich", "options": {}, "name": "Anna"}).json
-        table = TableAtHand(made["id"], made["join_code"], [made["token"]])
-        for name in ("Ben", "Carla"):
-            table.tokens.append(client.post(f"/api/tables/{table.id}/seats",
-                                            json={"join_code": table.join_code, "name": name}).json["token"])
-        assert client.post(f"/api/tables/{table.id}/start", headers=table.auth()).status_code == 200
-        poll = held_poll(here, table.id, revision_of(here, table.id))
-        watch = here.extensions[WATCH]
-        deadline = time.monotonic() + 5
-        while not watch.listening:
-            assert time.monotonic() < deadline, "the watch never listened"
-            time.sleep(0.01)
-        time.sleep(0.1)  # past the reader's last quick read: from here on it reads once a minute
-        enter_first_event(there.test_client(), table)
-        status, body, seconds = poll.result(timeout=10)
-        assert status == 200 and "rev=" in body
-        assert seconds < 2
+        assert_held_poll_answered_at_once_by_an_entry_there(here, there)
     finally:
         for app in (here, there):
             app.extensions[WATCH].close()

@@ -167,15 +167,15 @@ def test_phones_that_see_the_same_are_drawn_once_and_keep_their_own_key_and_name
     phones = {"Anna": client, "<b>Ben</b>": ben, "Carla": carla}
     answers = {name: phone.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text for name, phone in phones.items()}
     viewer = app.test_client().get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text
-    mine = [name for name, text in answers.items() if "data-mine" in text]
-    assert len(mine) == 1 and f"rev={rev}" in viewer
-    # Anna's entry drew her perspective; the polls draw the other seated one and the viewer's
-    assert len(drawn) == 2, "drawn once per perspective (on turn, not on turn, watching)"
-    others = [answers[name] for name in phones if name not in mine]
-    keys = [set(KEY.findall(text)) for text in others]
-    assert all(len(k) == 1 for k in keys) and keys[0] != keys[1], "each phone its own idempotency key"
-    names = re.compile("Carla|&lt;b&gt;Ben&lt;/b&gt;")
-    assert names.sub("", KEY.sub("", others[0])) == names.sub("", KEY.sub("", others[1]))
+    turn = re.search(r'data-turn="(\w+)"', answers["Anna"]).group(1)
+    assert all(f'data-turn="{turn}"' in text for text in answers.values())  # the page marks whose step it is
+    assert f"rev={rev}" in viewer
+    # Anna's entry drew the seated phones' regions; the polls draw only the viewer's
+    assert len(drawn) == 1, "drawn once per perspective (seated, watching)"
+    keys = [set(KEY.findall(text)) for text in answers.values()]
+    assert all(len(k) == 1 for k in keys) and len(set.union(*keys)) == 3, "each phone its own idempotency key"
+    names = re.compile("Anna|Carla|&lt;b&gt;Ben&lt;/b&gt;")
+    assert len({names.sub("", KEY.sub("", text)) for text in answers.values()}) == 1
     assert "Du bist &lt;b&gt;Ben&lt;/b&gt;" in answers["<b>Ben</b>"] and "Du bist Carla" in answers["Carla"]
     assert "<b>Ben</b>" not in answers["<b>Ben</b>"]
     assert "Du schaust zu" in viewer and "Du bist" not in viewer and not KEY.search(viewer)

@@ -147,7 +147,7 @@ class FakeListener:
         self.queue: list[tuple[str, int]] = []
         self.ready = threading.Event()
 
-    def __call__(self, still_wanted, listening, tell):
+    def __call__(self, still_wanted, listening, tell, _poke):
         self.started += 1
         if self.fail:
             raise ConnectionError("no database to listen to")

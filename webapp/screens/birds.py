@@ -79,9 +79,9 @@ class BirdScreen(Screen):
         return {"birds": _View(game, table, seat, values).build()}
 
     def perspective(self, game, seat):
-        """Seated or watching, and whether the step is this phone's (the phone on
-        turn gets the taps first); the own seat is marked by the page, not here."""
-        return (seat is not None, seat is not None and _is_mine(game, seat))
+        """Seated or watching: the own seat, and whether the step is its to tap, are
+        marked by the page (``<main data-me>``), not here."""
+        return seat is not None
 
     def step_label(self, kind: str) -> str:
         return str(STEPS.get(kind, kind))
@@ -202,11 +202,11 @@ class Words:
 
 # --- the view ------------------------------------------------------------------------
 
-def _is_mine(game, seat) -> bool:
-    """Whether the step waited for is this seat's to tap (its own turn, a step of
-    anyone's such as the setup, or RobinBird's, entered by the human)."""
-    awaiting = game.awaiting
-    return awaiting is not None and awaiting.player in (None, seat.position, game.robin)
+def _whose_step(game) -> str:
+    """Whose phone the step waited for is to tap (``data-turn``): a seat's position,
+    or ``all`` for a step of anyone's (the setup) and RobinBird's (entered by the human)."""
+    player = game.awaiting.player
+    return "all" if player in (None, game.robin) else str(player)
 
 
 @dataclass(frozen=True)
@@ -265,7 +265,7 @@ class _View:
         awaiting = self.game.awaiting
         if awaiting is not None and self.seat is not None:
             view["step"] = getattr(self, "step_" + awaiting.kind.replace("-", "_"))(self.game.legal_choices())
-            view["step"]["mine"] = _is_mine(self.game, self.seat)
+            view["step"]["turn"] = _whose_step(self.game)
         view["selection_error"] = self.error
         if self.seat is not None and self.game.events:
             asking = self.selecting and self.values.get("undo") == "ask"
