@@ -23,9 +23,9 @@ import sqlalchemy as sa
 from flask import Flask, Response, current_app, g, has_app_context, has_request_context
 from flask_sqlalchemy.session import Session
 
+from .doorbell import doorbells_for
 from .extensions import db
 from .models import Table
-from .doorbell import doorbells_for
 from .store import REVISION_OF_TABLE
 from .watch import Listen, Quiet, RevisionWatch
 
