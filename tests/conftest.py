@@ -187,6 +187,21 @@ class LiveServer:
         self.log_path = log_path
 
 
+LOG_LINES_ON_FAILURE = 60
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test against gunicorn shows the end of gunicorn's log (worker
+    timeouts, tracebacks): the server runs in another process, its output is not captured."""
+    report = yield
+    server = getattr(item, "funcargs", {}).get("live_server")
+    if report.failed and call.when == "call" and server is not None and server.log_path is not None:
+        lines = server.log_path.read_text(errors="replace").splitlines()[-LOG_LINES_ON_FAILURE:]
+        report.sections.append(("gunicorn's log (its end)", "\n".join(lines)))
+    return report
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
