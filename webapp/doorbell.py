@@ -7,10 +7,11 @@ A doorbell is a UNIX datagram socket in a folder of the temporary directory
 named after the database file; a process has one only while phones wait in it
 (``listen``). The ring carries nothing: the woken watch reads the revisions
 itself. A socket left behind by a process that died refuses the ring and is
-removed by the ringer.
+removed by the ringer; the last process to take its doorbell down removes the folder.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import secrets
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 RING = b"!"
+HANG_OUT_ATTEMPTS = 3
 LISTEN_SECONDS = 0.5  # how long one wait for a ring lasts before the listener looks whether anyone still waits
 
 
@@ -53,10 +55,8 @@ class Doorbells:
                _tell, poke: Callable[[], None]) -> None:
         """Hang out this process's doorbell and ``poke`` at every ring, until
         ``still_wanted()`` is False (``watch.Listen``)."""
-        self.folder.mkdir(mode=0o700, exist_ok=True)
-        path = str(self.folder / f"{os.getpid()}-{secrets.token_hex(3)}.sock")
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as doorbell:
-            doorbell.bind(path)
+            path = self._hang_out(doorbell)
             self._own = path
             try:
                 doorbell.settimeout(LISTEN_SECONDS)
@@ -70,6 +70,23 @@ class Doorbells:
             finally:
                 self._own = None
                 Path(path).unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # another process's doorbell is still there
+                    self.folder.rmdir()
+
+    def _hang_out(self, doorbell: socket.socket) -> str:
+        """Bind ``doorbell`` in the folder, made anew where another process has just
+        removed it as empty."""
+        path = str(self.folder / f"{os.getpid()}-{secrets.token_hex(3)}.sock")
+        attempts = HANG_OUT_ATTEMPTS
+        while True:
+            self.folder.mkdir(mode=0o700, exist_ok=True)
+            try:
+                doorbell.bind(path)
+                return path
+            except FileNotFoundError:
+                attempts -= 1
+                if attempts == 0:
+                    raise
 
 
 def doorbells_for(database_path: str | None) -> Doorbells | None:

@@ -43,7 +43,29 @@ def test_a_ring_reaches_the_other_process_on_the_same_file_and_no_other(database
         assert not heard_elsewhere.acquire(timeout=0.1)  # another database
     finally:
         stop_here(), stop_there(), stop_elsewhere()
-    assert list(here.folder.glob("*.sock")) == []  # taken down when nobody waits
+    assert not here.folder.exists()  # taken down when nobody waits, the folder by the last one
+
+
+def test_a_folder_removed_just_before_the_doorbell_is_hung_out_is_made_anew(database):
+    doorbells = Doorbells(database)
+
+    class Racing:
+        """A doorbell whose folder another process removes (as empty) just before the first bind."""
+
+        def __init__(self):
+            self.socket, self.binds = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM), 0
+
+        def bind(self, path):
+            self.binds += 1
+            if self.binds == 1:
+                doorbells.folder.rmdir()
+            self.socket.bind(path)
+
+    racing = Racing()
+    with racing.socket:
+        path = doorbells._hang_out(racing)
+        assert racing.binds == 2 and Path(path).exists()
+        Path(path).unlink()
 
 
 def test_the_doorbell_of_a_process_that_died_is_taken_down_by_the_next_ring(database):
