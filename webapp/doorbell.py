@@ -20,9 +20,10 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from .watch import LISTEN_SECONDS
+
 RING = b"!"
 HANG_OUT_ATTEMPTS = 3
-LISTEN_SECONDS = 0.5  # how long one wait for a ring lasts before the listener looks whether anyone still waits
 
 
 class Doorbells:

@@ -27,11 +27,10 @@ from .doorbell import doorbells_for
 from .extensions import db
 from .models import Table
 from .store import REVISION_OF_TABLE
-from .watch import Listen, Quiet, RevisionWatch
+from .watch import LISTEN_SECONDS, Listen, Quiet, RevisionWatch
 
 SYNC_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,32})/sync")
 REVISION_CHANNEL = "kartentisch_revisions"
-LISTEN_SECONDS = 0.5  # how long one wait for notifications lasts before the listener looks whether anyone still waits
 WATCH = "kartentisch.watch"
 COMMITTED = "kartentisch.committed"
 POKE_WHEN_ANSWERED = "kt_poke_when_answered"

@@ -33,6 +33,7 @@ Quiet = Callable[[], bool]
 Listen = Callable[[Callable[[], bool], Callable[[], None], Callable[[str, int], None], Callable[[], None]], None]
 RECENT = 4096  # revisions heard of lately, also of tables nobody waited for at the time
 RELISTEN_AFTER = 5.0  # seconds after a failed listen before it is tried again
+LISTEN_SECONDS = 0.5  # how long a listener waits for news before it asks still_wanted() again
 
 
 @dataclass
