@@ -121,6 +121,13 @@ cmd_test() {
     run_pytest -n 2 tests "$@"
 }
 
+cmd_screenshots() {
+    setup
+    ensure_chromium
+    say "Taking the screenshots into docs/screenshots/ (the browser tests with KT_SCREENSHOTS set)"
+    KT_SCREENSHOTS=docs/screenshots run_pytest -n 2 tests/e2e "$@"
+}
+
 cmd_test_postgres() {
     setup
     ensure_chromium
@@ -140,6 +147,8 @@ Usage: ./kt COMMAND [ARGS]
                         (pytest -n 2 tests ARGS)
   test-postgres [ARGS]  the web tests again on PostgreSQL ($KT_TEST_POSTGRES_URL,
                         default postgresql://postgres@127.0.0.1:5432/postgres) + gunicorn
+  screenshots [ARGS]    the browser tests, writing their screenshots to docs/screenshots/
+                        (./kt test takes them too, but writes nothing)
   setup                 only set up (.venv, packages, compiled translations)
   i18n-extract          German message ids -> translations/messages.pot
   i18n-update           extract, then merge into translations/en/LC_MESSAGES/messages.po
@@ -153,6 +162,7 @@ case $command in
     run) cmd_run "$@" ;;
     test) cmd_test "$@" ;;
     test-postgres) cmd_test_postgres "$@" ;;
+    screenshots) cmd_screenshots "$@" ;;
     setup) setup ;;
     i18n-extract) setup && i18n_extract ;;
     i18n-update) setup && i18n_update ;;

@@ -3,13 +3,11 @@ serious or critical violation (light and dark), touch targets are at least
 44 px, and at 200 % text size nothing needs sideways scrolling."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from pages_tour import report, tour  # noqa: E402
+from pages_tour import report, tour
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")

@@ -14,7 +14,6 @@ import json
 import os
 import statistics
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -22,8 +21,8 @@ from playwright.sync_api import expect
 
 from engine.randomplay import random_record
 from engine.records import new_game
+from shots import shoot
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TURN_TAPS: dict[str, list[int]] = {}
 
 
@@ -280,11 +279,7 @@ def with_undo(record: dict, index: int) -> dict:
 
 
 def save_shot(page, name: str, dark: bool = False) -> None:
-    if dark:
-        page.emulate_media(color_scheme="dark")
-    page.screenshot(path=str(SCREENSHOTS / f"birds-{name}.png"), full_page=True)
-    if dark:
-        page.emulate_media(color_scheme="light")
+    shoot(page, f"birds-{name}", dark=dark)
 
 
 def report_taps(name: str, table: Table) -> None:

@@ -3,24 +3,20 @@ shows, a refused entry keeping its selection, the table-centre view, and the
 screenshots in docs/screenshots/birds-*.png (light and dark, Pixel 7)."""
 from __future__ import annotations
 
-from pathlib import Path
 
 from playwright.sync_api import expect
 
 from engine.records import new_game
+from shots import shoot
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 GUG_SETUP = {  # all eight 3s in sight: row 1 and seven setup discards
     "type": "setup", "dealer": 0, "rows": [["3", "5", "7"], ["A", "9", "J"], ["K", "Q", "6"], ["8", "10", "2"]],
     "setup_discards": ["3"] * 7, "collections": ["4", "K"]}
 
 
-def shoot(page, name: str) -> None:
-    """Light and dark screenshot of the whole page."""
-    page.screenshot(path=str(SCREENSHOTS / f"birds-{name}.png"), full_page=True)
-    page.emulate_media(color_scheme="dark")
-    page.screenshot(path=str(SCREENSHOTS / f"birds-{name}-dark.png"), full_page=True)
-    page.emulate_media(color_scheme="light")
+def shoot_both(page, name: str) -> None:
+    """Light and dark screenshot of what the phone shows."""
+    shoot(page, f"birds-{name}", dark=True)
 
 
 def api_table(page, game: str, names: list[str], options=None) -> dict:
@@ -70,7 +66,7 @@ def test_setup_wizard_counts_and_duplicates(phone):
     expect(page.locator('#controls [data-count="draw"]')).to_have_text(str(draft.counts()["draw_pile"]))
     expect(page.locator("#controls .draft-rows li").first.locator("[data-card]")).to_have_count(2)
     expect(page.locator("#controls .needs")).to_have_text("Reihe 1, Karte 3 aufdecken")
-    shoot(page, "setup")
+    shoot_both(page, "setup")
     assert table["version"] == 0
 
 
@@ -80,7 +76,7 @@ def test_turn_preview_refusal_keeps_the_selection(phone):
     api_enter(page, table, GUG_SETUP)
     species = page.locator('#controls .species-line[data-species="3-4"]')
     expect(species).to_be_visible()
-    shoot(page, "play")
+    shoot_both(page, "play")
     tap(page, "3")
     ends = page.locator("#controls .end-row")
     expect(ends).to_have_count(4)
@@ -90,12 +86,12 @@ def test_turn_preview_refusal_keeps_the_selection(phone):
     assert right.locator("[data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["5", "7"]
     box = right.bounding_box()
     assert box["height"] >= 56 and box["width"] >= 150, f"row end too small to tap: {box}"
-    shoot(page, "ends")
+    shoot_both(page, "ends")
     tap(page, "0:left")  # enters the play at once; but no 3 is left hidden, so the engine refuses it
     expect(page.locator("#controls .error")).to_contain_text("3 kann nicht sein")
     expect(page.locator("#controls .birds-step h2")).to_have_text("3 – an welches Ende?")   # the selection stays
     expect(page.locator("#status .version")).to_have_text("v1")
-    shoot(page, "refused")
+    shoot_both(page, "refused")
     tap(page, "undo-ask")
     expect(page.locator("#controls .birds-undo [role=alert]")).to_contain_text("Aufbau fertig")
     tap(page, "undo")
@@ -142,15 +138,15 @@ def test_capture_preview_flock_and_centre_view(phone, browser, base_url):
     end = page.locator('#controls button[data-value="0:right"]')
     assert end.locator("[data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)") == preview["captured"]
     expect(end).to_contain_text("Reihe auffüllen")  # only owls are left
-    shoot(page, "preview")
+    shoot_both(page, "preview")
     tap(page, "0:right")
     expect(page.locator("#status .version")).to_have_text("v2")
     expect(page.locator("#controls .birds-step h2")).to_have_text("Reihe 1 auffüllen: welche Karte liegt oben?")
-    shoot(page, "refill")
+    shoot_both(page, "refill")
     tap(page, "robin")
     expect(page.locator('#controls [data-mode="flock"]')).to_be_visible()
     expect(page.locator('#controls button[data-value="no-flock"]')).to_be_visible()
-    shoot(page, "flock")
+    shoot_both(page, "flock")
 
     laptop = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 800})
     tablet = laptop.new_page()
@@ -160,7 +156,7 @@ def test_capture_preview_flock_and_centre_view(phone, browser, base_url):
     tap(page, "no-flock")
     expect(tablet.locator("#status .version")).to_have_text("v4", timeout=10000)   # it follows the table
     expect(tablet.locator("#board .birds-last")).to_contain_text("kein Schwarm")
-    shoot(tablet, "centre")
+    shoot_both(tablet, "centre")
     laptop.close()
 
 

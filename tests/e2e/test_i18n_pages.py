@@ -12,7 +12,6 @@ proper names (``PROPER_NAMES``: the game title "Gleich und gleich" is German in 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,8 +19,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-sys.path.insert(0, str(Path(__file__).parent))
-from pages_tour import report, tour  # noqa: E402
+from pages_tour import report, tour
 
 REPO = Path(__file__).resolve().parents[2]
 BABEL_CFG = REPO / "babel.cfg"

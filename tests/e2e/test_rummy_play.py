@@ -9,15 +9,14 @@ from __future__ import annotations
 import json
 import statistics
 import uuid
-from pathlib import Path
 
 from playwright.sync_api import expect
 
 from engine import new_game
 from engine.records import replay
 from engine.rummy.simulate import random_record
+from shots import shoot
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 WIN = ({"level": "normal"}, 185)                       # 29 events: starts, jokers, a swap, an empty-hand turn end
 LOSS = ({"level": "custom", "draw_pile": 4}, 12)       # 18 events, lost on the clock
 TAP_SAMPLE_GAMES = 300
@@ -136,8 +135,7 @@ def assert_phones_show(phones: Phones, record: dict) -> None:
 
 
 def save_shot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"rummy-{name}.png"), full_page=True)
+    shoot(page, f"rummy-{name}")
 
 
 def test_a_winning_game_on_two_phones(phone):
