@@ -5,19 +5,18 @@ import argparse
 import json
 import sys
 
-from . import GAMES, IllegalEvent, InvalidRecord, load_record, replay
+from . import GAMES, InvalidRecord, load_record, replay_until_illegal
 
 
 def cmd_replay(args) -> int:
     try:
-        game = replay(load_record(args.file), stop_at_illegal=True)
+        game, error = replay_until_illegal(load_record(args.file))
     except InvalidRecord as err:
         print(f"invalid record: {err.message}", file=sys.stderr)
         return 2
     print(json.dumps(game.state(), ensure_ascii=False, indent=2))
-    if game.replay_error is not None:
-        err: IllegalEvent = game.replay_error
-        print(f"event {err.index}: {err.message}", file=sys.stderr)
+    if error is not None:
+        print(f"event {error.index}: {error.message}", file=sys.stderr)
         return 1
     return 0
 

@@ -26,6 +26,11 @@ class EngineError(Exception):
     def to_dict(self) -> dict:
         return {"code": self.code, "error": self.message}
 
+    def reason(self) -> dict:
+        """The refusal as data (``legal_choices()`` reasons): ``code``, the German
+        ``template`` (a message id) and its ``params``; JSON-serialisable."""
+        return {"code": self.code, "template": self.template, "params": dict(self.params)}
+
 
 class IllegalEvent(EngineError):
     """An event the rules refuse. The game is left exactly as it was.

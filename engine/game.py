@@ -3,11 +3,13 @@
     game = GameClass(options, players)   # validates the header (InvalidRecord)
     game.awaiting                        # Awaiting: what comes next, or None when over
     game.legal_choices()                 # lazily: what may be entered now (per kind)
+    game.entered_by()                    # the seat whose phone enters it (None: anyone)
     game.apply(event)                    # -> effect dict; IllegalEvent changes nothing
     game.undo()                          # back one event (returns it)
     game.state()                         # the public state of records.md
     game.outcome()                       # None, or Outcome(reason, winners)
     game.record()                        # the record of the events in force
+    game.numbers()                       # the numbers of the rules (hand size, …)
 
 A card turned up at the table is a chance event that a person enters (OpenSpiel):
 the engine never shuffles or draws by itself.
@@ -59,6 +61,8 @@ class Game(ABC):
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    #: ``legal_choices()`` once the game is over, the same for every game
+    OVER_CHOICES: ClassVar[dict] = {"kind": None, "player": None, "over": True}
 
     def __init__(self, options: dict | None = None, players: list[str] | None = None):
         self.options = self.validate_options(dict(options or {}))
@@ -86,8 +90,41 @@ class Game(ABC):
 
     @classmethod
     def player_range(cls, options: dict) -> tuple[int, int]:
-        """Allowed number of players (the options may change it, e.g. solo)."""
+        """Allowed number of players, bots included (the options may change it, e.g. solo)."""
         return cls.min_players, cls.max_players
+
+    @classmethod
+    def bot_names(cls, options: dict) -> list[str]:
+        """The players the engine plays itself (e.g. RobinBird in solo), in seat
+        order after the people; validated options."""
+        return []
+
+    @classmethod
+    def human_player_range(cls, options: dict) -> tuple[int, int]:
+        """How many people a table needs: the player range minus the bots."""
+        lo, hi = cls.player_range(options)
+        bots = len(cls.bot_names(options))
+        return max(lo - bots, 1), hi - bots
+
+    @property
+    def bot_seats(self) -> tuple[int, ...]:
+        """The seats the engine plays (the last ones)."""
+        n = len(self.players)
+        return tuple(range(n - len(self.bot_names(self.options)), n))
+
+    def entered_by(self) -> int | None:
+        """The seat whose phone enters the awaited event; None when anyone at the
+        table does (a table-wide step such as the setup, or a bot's chance event:
+        the people turn up her cards) or when the game is over."""
+        awaiting = self.awaiting
+        if awaiting is None or awaiting.player is None or awaiting.player in self.bot_seats:
+            return None
+        return awaiting.player
+
+    @classmethod
+    def random_record(cls, options: dict, players: int | None, seed: int) -> dict:
+        """A complete, legal random game as a record (tests, demos, benchmarks)."""
+        raise NotImplementedError(f"{cls.name} has no random games")
 
     # --- the verbs -----------------------------------------------------------
     def apply(self, event: dict) -> dict:
@@ -120,6 +157,24 @@ class Game(ABC):
             "events": _copy_json(self.events),
         }
 
+    def legal_choices(self) -> dict:
+        """What may be entered now: ``kind``, ``player`` (as ``awaiting``) and
+        ``over``, plus the game's details for that kind (JSON-serialisable).
+        Once the game is over: ``OVER_CHOICES``."""
+        awaiting = self.awaiting
+        if awaiting is None:
+            return dict(self.OVER_CHOICES)
+        return {"kind": awaiting.kind, "player": awaiting.player, "over": False, **self._choices(awaiting.kind)}
+
+    # --- field readers: each refusal names the event and the field ---------------
+    @staticmethod
+    def _field(event: dict, name: str):
+        """A required field of an event."""
+        if name not in event:
+            raise IllegalEvent("missing-field", "Dem Ereignis {type!r} fehlt das Feld {field!r}",
+                               {"type": event["type"], "field": name})
+        return event[name]
+
     # --- to be provided by each game ---------------------------------------------
     @abstractmethod
     def _apply(self, event: dict) -> dict:
@@ -139,8 +194,12 @@ class Game(ABC):
         """What comes next; None once the game is over."""
 
     @abstractmethod
-    def legal_choices(self) -> dict:
-        """The legal choices for ``awaiting`` (JSON-serialisable, per kind)."""
+    def _choices(self, kind: str) -> dict:
+        """The details of ``legal_choices()`` for the awaited ``kind``."""
+
+    @abstractmethod
+    def numbers(self) -> dict:
+        """The numbers of the rules with these options (hand size, …), for screens."""
 
     @abstractmethod
     def state(self) -> dict:

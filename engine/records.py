@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import IllegalEvent, InvalidRecord
 from .game import RECORD_FORMAT, Game
@@ -44,22 +45,32 @@ def parse_record(data) -> dict:
     return data
 
 
-def replay(data, stop_at_illegal: bool = False) -> Game:
-    """Replay a record. An illegal event raises IllegalEvent located at its index,
-    unless ``stop_at_illegal``: then the game before that event is returned and
-    the error is kept in ``game.replay_error``."""
+def replay(data) -> Game:
+    """Replay a record; an illegal event raises IllegalEvent located at its index."""
+    game, error = replay_until_illegal(data)
+    if error is not None:
+        raise error
+    return game
+
+
+class Replay(NamedTuple):
+    """A record replayed up to its first illegal event: the game before that
+    event, and the refusal located at its index (None: every event applied)."""
+
+    game: Game
+    error: IllegalEvent | None
+
+
+def replay_until_illegal(data) -> Replay:
+    """Replay a record as far as it is legal (``python -m engine replay``)."""
     record = parse_record(data)
     game = new_game(record["game"], record.get("options", {}), record["players"])
-    game.replay_error = None
     for index, event in enumerate(record["events"]):
         try:
             game.apply(event)
         except IllegalEvent as err:
-            if not stop_at_illegal:
-                raise err.at(index) from None
-            game.replay_error = err.at(index)
-            break
-    return game
+            return Replay(game, err.at(index))
+    return Replay(game, None)
 
 
 def load_record(path: str | Path) -> dict:

@@ -10,14 +10,16 @@ engine plays everything else for her (robin.py).
 
 Effects (``apply`` returns them; every one has ``type`` and ``player``):
 
-- ``setup``: ``dealer``, ``draw_pile``, ``discard_pile``, ``robin_bonus`` (cards).
+- ``setup``: ``dealer``, ``draw_pile``, ``discard_pile``, ``robin_bonus`` (cards: the
+  option's, or the event's with ``robin_handicap``).
 - ``play``: ``species``, ``cards``, ``row``, ``side``, ``captured`` (cards),
   ``refill_needed`` (bool), ``draw_offered`` (bool).
 - ``robin-draw``: ``card``, ``row``, ``side`` (where she laid it), ``captured``,
   ``refill_needed``, ``reshuffled``.
 - ``refill``: ``card``, ``row``, ``side``, ``reshuffled``, ``refill_done`` (bool).
 - ``draw``: ``drawn`` (number of cards taken, 0–2), ``reshuffled``. ``pass``: nothing more.
-- ``flock``: ``species``, ``cards``, ``kept``, ``discarded``, ``size`` (small/big).
+- ``flock``: ``species``, ``cards``, ``kept``, ``discarded`` (a species id for a card whose
+  rank was not entered), ``size`` (small/big).
   ``no-flock``: nothing more.
 - ``deal``: ``dealer``, ``round``, ``reshuffled``, ``robin_hand`` (solo).
 
@@ -36,7 +38,8 @@ from ..errors import IllegalEvent, InvalidRecord, Word
 from ..game import Awaiting, Game, Outcome
 from .knowledge import add_counts, check_hidden, hand_extra
 from .robin import robin_flocks, robin_placement
-from .rules import HAND_SIZE, RIGHT, ROW_SETUP_SIZE, ROWS, SIDES, Ruleset, ruleset_for
+from .rules import (DRAW_AFTER_NO_CAPTURE, FLOCK_KEEPS, HAND_SIZE, MAX_ROBIN_HANDICAP, RIGHT, ROBIN_NAME, ROW_SETUP_SIZE,
+                    ROWS, SIDES, Ruleset, ruleset_for)
 from .setup import SetupDraft
 from .table import add_refill, needs_refill, place
 
@@ -48,7 +51,7 @@ KIND_LABELS = {
 EVENT_KIND = {"setup": "setup", "play": "play", "refill": "refill", "draw": "draw", "pass": "draw",
               "flock": "flock", "no-flock": "flock", "deal": "deal", "robin-draw": "robin-draw"}
 EVENT_FIELDS = {
-    "setup": {"dealer", "rows", "setup_discards", "collections", "robin_hand"},
+    "setup": {"dealer", "rows", "setup_discards", "collections", "robin_hand", "robin_bonus"},
     "play": {"cards", "row", "side"}, "refill": {"card", "side"}, "draw": set(), "pass": set(),
     "flock": {"cards"}, "no-flock": set(), "deal": {"robin_hand"}, "robin-draw": {"card"},
 }
@@ -58,6 +61,14 @@ _FIELDS = ("phase", "turn", "dealer", "round", "rows", "collections", "hands", "
            "hidden", "draw", "discard", "discard_known", "refill_row", "robin_row",
            "winners", "reason", "reshuffles")
 _get_fields = attrgetter(*_FIELDS)
+FLOCK_KEEPS_BY_SIZE = {size: keep for size, keep in FLOCK_KEEPS.items() if size}
+_OPTION_KINDS = {bool: Word("true oder false"), list: Word("eine Liste von Karten"), int: Word("eine ganze Zahl")}
+
+
+def _short(value) -> str:
+    """A bad value for a message: its JSON-ish text, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
 
 
 class BirdGame(Game):
@@ -65,7 +76,7 @@ class BirdGame(Game):
 
     min_players = 2
     max_players = 5
-    option_types = {"solo": bool, "robin_bonus": list}
+    option_types = {"solo": bool, "robin_bonus": list, "robin_handicap": int}
 
     def __init__(self, options: dict | None = None, players: list[str] | None = None):
         super().__init__(options, players)
@@ -93,19 +104,26 @@ class BirdGame(Game):
             if expected is None:
                 raise InvalidRecord("unknown-option", "Unbekannte Option {option!r} für {game}; möglich: {known}",
                                     {"option": key, "game": cls.name, "known": ", ".join(cls.option_types)})
-            if not isinstance(value, expected):
-                raise InvalidRecord("bad-option", "Option {option!r} hat den falschen Typ",
-                                    {"option": key})
-        result = {key: False for key, kind in cls.option_types.items() if kind is bool}
+            if type(value) is not expected:
+                raise InvalidRecord("bad-option", "Option {option!r} muss {kind} sein, nicht {value}",
+                                    {"option": key, "kind": _OPTION_KINDS[expected], "value": _short(value)})
+        result = {key: kind() for key, kind in cls.option_types.items()}
         result.update(options)
-        bonus = result.setdefault("robin_bonus", [])
-        if bonus and not result["solo"]:
-            raise InvalidRecord("bad-option", "\"robin_bonus\" gibt es nur im Solospiel", {})
+        bonus, handicap = result["robin_bonus"], result["robin_handicap"]
+        if (bonus or handicap) and not result["solo"]:
+            raise InvalidRecord("bad-option", "Option {option!r} gibt es nur im Solospiel",
+                                {"option": "robin_bonus" if bonus else "robin_handicap"})
+        if not 0 <= handicap <= MAX_ROBIN_HANDICAP:
+            raise InvalidRecord("bad-option", "Option \"robin_handicap\" muss 0 bis {most} sein, nicht {value}",
+                                {"most": MAX_ROBIN_HANDICAP, "value": handicap})
+        if bonus and handicap:
+            raise InvalidRecord("bad-option", "\"robin_bonus\" (Karten) und \"robin_handicap\" (Anzahl) "
+                                "schließen sich aus", {})
         ruleset = ruleset_for(cls.name, result)
         for card in bonus:
-            if card not in ruleset.card_index:
-                raise InvalidRecord("bad-option", "robin_bonus: {card!r} ist keine Karte von {game}",
-                                    {"card": card, "game": cls.name})
+            if not isinstance(card, str) or card not in ruleset.card_index:
+                raise InvalidRecord("bad-option", "robin_bonus: {card} ist keine Karte von {game}",
+                                    {"card": _short(card), "game": cls.name})
             if bonus.count(card) > ruleset.card_counts[card]:
                 raise InvalidRecord("bad-option", "robin_bonus: {card} gibt es nur {n}-mal",
                                     {"card": card, "n": ruleset.card_counts[card]})
@@ -114,6 +132,17 @@ class BirdGame(Game):
     @classmethod
     def player_range(cls, options: dict) -> tuple[int, int]:
         return (2, 2) if options.get("solo") else (cls.min_players, cls.max_players)
+
+    @classmethod
+    def bot_names(cls, options: dict) -> list[str]:
+        """RobinBird in solo (the last seat)."""
+        return [ROBIN_NAME] if options.get("solo") else []
+
+    @classmethod
+    def random_record(cls, options: dict, players: int | None, seed: int) -> dict:
+        from .randomplay import random_record
+
+        return random_record(cls.name, options, players, seed)
 
     # --- snapshot ------------------------------------------------------------
     def _snapshot(self):
@@ -137,34 +166,41 @@ class BirdGame(Game):
             return None
         return Outcome(self.reason, self.winners)
 
-    def legal_choices(self) -> dict:
-        phase = self.phase
-        choices: dict = {"kind": phase, "player": None if phase is None else self.awaiting.player}
-        if phase is None:
-            choices["over"] = True
-        elif phase == "setup":
-            choices.update(players=len(self.players), solo=self.solo, robin_bonus=list(self.options["robin_bonus"]),
-                           rows=ROWS, row_size=ROW_SETUP_SIZE, hand_size=HAND_SIZE)
-        elif phase == "play":
-            choices.update(species=self._species_choices(self.turn, minimum=1), rows=list(range(ROWS)),
-                           sides=list(SIDES))
-        elif phase == "flock":
-            choices.update(species=self._species_choices(self.turn, minimum=None), no_flock=True)
-        elif phase == "draw":
-            reshuffle = self.draw < 2 and self.ruleset.reshuffle_on_draw and self.discard > 0
+    def _choices(self, phase: str) -> dict:
+        if phase == "setup":
+            return {"players": len(self.players), "solo": self.solo, "robin_bonus": list(self.options["robin_bonus"]),
+                    "robin_handicap": self.options["robin_handicap"], "rows": ROWS, "row_size": ROW_SETUP_SIZE,
+                    "hand_size": HAND_SIZE}
+        if phase == "play":
+            return {"species": self._species_choices(self.turn, minimum=1), "rows": list(range(ROWS)),
+                    "sides": list(SIDES)}
+        if phase == "flock":
+            return {"species": self._species_choices(self.turn, minimum=None), "no_flock": True}
+        if phase == "draw":
+            reshuffle = self.draw < DRAW_AFTER_NO_CAPTURE and self.ruleset.reshuffle_on_draw and self.discard > 0
             available = self.draw + self.discard if self.ruleset.reshuffle_on_draw else self.draw
-            choices.update(drawn=min(2, available), reshuffle=reshuffle)
-        elif phase == "deal":
+            return {"drawn": min(DRAW_AFTER_NO_CAPTURE, available), "reshuffle": reshuffle}
+        if phase == "deal":
             reshuffle = self.draw < HAND_SIZE * len(self.players)
-            choices.update(dealer=self.dealer, reshuffle=reshuffle,
-                           robin_hand=HAND_SIZE if self.solo else 0, cards=self.turnable_cards(reshuffle))
-        else:  # refill, robin-draw: a card turned up
-            reshuffle = self.draw == 0
-            choices.update(row=self.refill_row if phase == "refill" else self.robin_row,
-                           reshuffle=reshuffle, cards=self.turnable_cards(reshuffle))
-            if phase == "refill":
-                choices["sides"] = list(SIDES)
+            return {"dealer": self.dealer, "reshuffle": reshuffle, "robin_hand": HAND_SIZE if self.solo else 0,
+                    "cards": self.turnable_cards(reshuffle)}
+        # refill, robin-draw: a card turned up
+        reshuffle = self.draw == 0
+        choices = {"row": self.refill_row if phase == "refill" else self.robin_row, "reshuffle": reshuffle,
+                   "cards": self.turnable_cards(reshuffle)}
+        if phase == "refill":
+            choices["sides"] = list(SIDES)
         return choices
+
+    def numbers(self) -> dict:
+        """The numbers of the rules with these options (the species table: ``catalogue()``)."""
+        rs = self.ruleset
+        return {"rows": ROWS, "row_setup_size": ROW_SETUP_SIZE, "hand_size": HAND_SIZE,
+                "draw_after_no_capture": DRAW_AFTER_NO_CAPTURE, "cards": rs.total,
+                "robin_hand": HAND_SIZE if self.solo else 0,
+                "robin_bonus": len(self.options["robin_bonus"]) or self.options["robin_handicap"],
+                "distinct_to_win": rs.distinct_to_win, "triples_to_win": rs.triples_to_win,
+                "triple_size": rs.triple_size}
 
     def turnable_cards(self, reshuffle: bool = False) -> dict:
         """Cards that can still be turned up (from the draw pile, or after shuffling
@@ -219,6 +255,55 @@ class BirdGame(Game):
         """"small", "big" or None for a flock of ``count`` cards of a species."""
         return self.ruleset.flock_size(species_id, count)
 
+    def flock(self, species_id: str, count: int) -> dict:
+        """What a flock of ``count`` cards of a species does: ``size`` (small/big/None)
+        and how many cards it ``keeps`` in the collection (1, 2; 0 when too few)."""
+        return {"size": self.ruleset.flock_size(species_id, count), "keeps": self.ruleset.flock_keeps(species_id, count)}
+
+    def progress(self) -> list[dict]:
+        """Per seat, its collection's progress toward each win condition (``Ruleset.progress``)."""
+        return [{"seat": seat, **self.ruleset.progress(collection)} for seat, collection in enumerate(self.collections)]
+
+    def mixes(self, species_id: str, count: int, player: int | None = None) -> list[list[str]]:
+        """The ways (ranks, lowest first) in which ``player``'s hand (default: whose
+        turn it is) may hold exactly ``count`` cards of a species, all of them shown:
+        its known cards and hidden ones that are left. Empty when none is possible."""
+        player = self.turn if player is None else player
+        species = self._species(species_id)
+        low, high = species.cards[0], species.cards[-1]
+        candidates = [[low] * n + [high] * (count - n) for n in range(count, -1, -1)] if low != high else [[low] * count]
+        return [cards for cards in candidates if count > 0 and self._possible(player, species_id, cards)]
+
+    def kept_choices(self, species_id: str, count: int, player: int | None = None) -> list[list[str]]:
+        """For a flock of ``count`` cards whose discarded cards' ranks are not entered
+        (C3: ``cards`` = the kept ranks, then the species id for each other card):
+        the ranks the kept card(s) may have. Empty when no such flock is possible."""
+        player = self.turn if player is None else player
+        keep = self.ruleset.flock_keeps(species_id, count)
+        species = self._species(species_id)
+        if not keep:
+            return []
+        rest = [self.ruleset.unranked.get(species_id, species.cards[0])] * (count - keep)
+        low, high = species.cards[0], species.cards[-1]
+        candidates = [[low] * n + [high] * (keep - n) for n in range(keep, -1, -1)] if low != high else [[low] * keep]
+        return [kept for kept in candidates if self._possible(player, species_id, kept + rest)]
+
+    def _species(self, species_id):
+        species = self.ruleset.by_id.get(species_id) if isinstance(species_id, str) else None
+        if species is None:
+            raise IllegalEvent("no-such-species", "{value!r} ist keine Art von {game}",
+                               {"value": species_id, "game": self.name})
+        return species
+
+    def _possible(self, player: int, species_id: str, cards: list) -> bool:
+        """Whether the hand may show ``cards`` as all its cards of the species."""
+        try:
+            hand_extra(cards, species_id, self.known[player], self.hands[player], self.void[player], self.hidden,
+                       self.ruleset, "")
+        except IllegalEvent:
+            return False
+        return True
+
     # --- state -------------------------------------------------------------
     def state(self) -> dict:
         rs = self.ruleset
@@ -257,12 +342,6 @@ class BirdGame(Game):
         return getattr(self, "_on_" + kind.replace("-", "_"))(event)
 
     # field readers: each names the bad input
-    def _field(self, event: dict, name: str):
-        if name not in event:
-            raise IllegalEvent("missing-field", "Dem Ereignis {type!r} fehlt das Feld {field!r}",
-                               {"type": event["type"], "field": name})
-        return event[name]
-
     def _card(self, value, field: str) -> str:
         if not isinstance(value, str) or value not in self.ruleset.card_index:
             raise IllegalEvent("no-such-card", "{value!r} ist keine Karte von {game} (Feld {field!r})",
@@ -290,10 +369,26 @@ class BirdGame(Game):
                                {"side": value})
         return value
 
+    def _flock_cards(self, value) -> list:
+        """A flock's cards: cards, or the species id of a pair species for a card whose rank
+        was not entered (C3); the kept card(s) first, and they need their rank."""
+        if isinstance(value, list):
+            unranked = self.ruleset.unranked
+            cards = [card if isinstance(card, str) and card in unranked else self._card(card, "cards")
+                     for card in value]
+            species = self._one_species(cards)
+            keep = self.ruleset.flock_keeps(species, len(cards))
+            if any(card in unranked for card in cards[:keep]):
+                raise IllegalEvent("kept-needs-rank", "Die Karte für die Sammlung braucht ihren Wert, nicht nur die Art "
+                                   "{species} (Feld 'cards')", {"species": self.ruleset.species_label(species)})
+            return cards
+        return self._cards(value, "cards")
+
     def _one_species(self, cards) -> str:
         if not cards:
             raise IllegalEvent("no-cards", "Es muss mindestens eine Karte sein")
-        species = {self.ruleset.species_of[c] for c in cards}
+        species_of = self.ruleset.species_of
+        species = {species_of.get(c, c) for c in cards}
         if len(species) > 1:
             labels = sorted(self.ruleset.species_label(s) for s in species)
             raise IllegalEvent("mixed-species", "Alle Karten müssen eine Art sein, nicht {species}",
@@ -328,17 +423,19 @@ class BirdGame(Game):
         self.draw -= 1
         return reshuffled
 
-    def _take_from_hand(self, player: int, cards: list, verb: str) -> str:
-        """Check that ``cards`` are all the hand's cards of one species, and remove them."""
+    def _take_from_hand(self, player: int, cards: list, verb: str) -> tuple[str, list]:
+        """Check that ``cards`` are all the hand's cards of one species, and remove them.
+        Returns the species and the known cards that were shown without their rank."""
         rs = self.ruleset
         species = self._one_species(cards)
         known = self.known[player]
-        extra = hand_extra(cards, species, known, self.hands[player], self.void[player], self.hidden, rs, verb)
+        extra, _, known_unranked = hand_extra(cards, species, known, self.hands[player], self.void[player],
+                                              self.hidden, rs, verb)
         self.hidden = add_counts(self.hidden, extra, rs.card_index, -1)
         self._set("known", player, tuple(c for c in known if rs.species_of[c] != species))
         self._set("hands", player, self.hands[player] - len(cards))
         self._set("void", player, self.void[player] | {species})
-        return species
+        return species, known_unranked
 
     def _capture_into_hand(self, player: int, captured: tuple) -> None:
         if captured:
@@ -363,11 +460,18 @@ class BirdGame(Game):
                 raise IllegalEvent("row-species", "Reihe {row} braucht drei verschiedene Arten: {cards}",
                                    {"row": i, "cards": " ".join(row)})
         discards = self._cards(event.get("setup_discards", []), "setup_discards")
+        in_rows = {rs.species_of[c] for row in rows for c in row}
+        for card in discards:
+            if rs.species_of[card] not in in_rows:
+                raise IllegalEvent("setup-discard-species", "{card} kann beim Aufbau nicht auf den Ablagestapel: "
+                                   "dorthin kommt nur eine zweite Karte einer Art, die schon in der Reihe liegt "
+                                   "(Feld 'setup_discards')", {"card": rs.card_labels[card]})
         collections = self._cards(self._field(event, "collections"), "collections", n)
         robin_hand = self._cards(self._field(event, "robin_hand"), "robin_hand", HAND_SIZE) if self.solo else []
         if not self.solo and "robin_hand" in event:
             raise IllegalEvent("not-solo", "\"robin_hand\" gibt es nur im Solospiel")
-        bonus = list(self.options["robin_bonus"])
+        bonus = list(self.options["robin_bonus"]) or self._cards(event.get("robin_bonus", []), "robin_bonus",
+                                                                 self.options["robin_handicap"])
         seen = [c for row in rows for c in row] + discards + collections + robin_hand + bonus
         check_hidden(self.hidden, seen, rs)
         self.hidden = add_counts(self.hidden, seen, rs.card_index, -1)
@@ -392,7 +496,7 @@ class BirdGame(Game):
         cards = tuple(self._cards(self._field(event, "cards"), "cards"))
         row = self._row(self._field(event, "row"))
         side = self._side(self._field(event, "side"))
-        species = self._take_from_hand(player, list(cards), Word("ausspielen"))
+        species, _ = self._take_from_hand(player, list(cards), Word("ausspielen"))
         new_row, captured = place(self.rows[row], cards, side, self.ruleset.species_of)
         self._set("rows", row, new_row)
         self._capture_into_hand(player, captured)
@@ -470,26 +574,29 @@ class BirdGame(Game):
 
     def _on_flock(self, event: dict) -> dict:
         player, rs = self.turn, self.ruleset
-        cards = self._cards(self._field(event, "cards"), "cards")
+        cards = self._flock_cards(self._field(event, "cards"))
         species = self._one_species(cards)
         size = rs.flock_size(species, len(cards))
         if size is None:
             raise IllegalEvent("flock-too-small", "Ein Schwarm der Art {species} braucht mindestens {small} Karten, "
                                "nicht {n}", {"species": rs.species_label(species), "small": rs.by_id[species].small,
                                              "n": len(cards)})
-        self._take_from_hand(player, cards, Word("vorzeigen"))
-        effect = {"type": "flock", "player": player, **self._fly(player, cards, size)}
+        _, known_unranked = self._take_from_hand(player, cards, Word("vorzeigen"))
+        effect = {"type": "flock", "player": player, **self._fly(player, cards, size, known_unranked)}
         self._end_turn(effect)
         return effect
 
-    def _fly(self, player: int, cards: list, size: str) -> dict:
-        """Move a shown flock: the first card(s) to the collection, the rest to the discard pile."""
-        keep = 2 if size == "big" else 1
+    def _fly(self, player: int, cards: list, size: str, known_unranked: list = ()) -> dict:
+        """Move a shown flock: the first card(s) to the collection, the rest to the discard
+        pile (those shown unranked count as seen only when they were known cards)."""
+        rs = self.ruleset
+        keep = FLOCK_KEEPS_BY_SIZE[size]
         kept, discarded = cards[:keep], cards[keep:]
         self._set("collections", player, self.collections[player] + tuple(kept))
         self.discard += len(discarded)
-        self.discard_known = add_counts(self.discard_known, discarded, self.ruleset.card_index)
-        return {"species": self.ruleset.species_of[cards[0]], "cards": list(cards), "kept": list(kept),
+        seen = [card for card in discarded if card not in rs.unranked] + list(known_unranked)
+        self.discard_known = add_counts(self.discard_known, seen, rs.card_index)
+        return {"species": rs.species_of[cards[0]], "cards": list(cards), "kept": list(kept),
                 "discarded": list(discarded), "size": size}
 
     def _on_no_flock(self, event: dict) -> dict:
@@ -604,7 +711,7 @@ class GleichUndGleich(BirdGame):
     """Gleich und gleich: CuBirds with two 52-card decks (rules/000)."""
 
     name = "gleich-und-gleich"
-    option_types = {"fast": bool, "rarer_faces": bool, "solo": bool, "robin_bonus": list}
+    option_types = {"fast": bool, "rarer_faces": bool, **BirdGame.option_types}
 
 
 @register

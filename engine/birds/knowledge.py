@@ -37,29 +37,41 @@ def check_hidden(hidden: tuple, cards: list | tuple, ruleset: Ruleset) -> None:
 
 
 def hand_extra(cards: list, species_id: str, known: tuple, hand_size: int, void: frozenset,
-               hidden: tuple, ruleset: Ruleset, verb: str) -> list:
-    """Check that a hand can hold ``cards`` as *all* its cards of one species;
-    return the cards that come from the unknown part of the hand.
+               hidden: tuple, ruleset: Ruleset, verb: str) -> tuple[list, int, list]:
+    """Check that a hand can hold ``cards`` as *all* its cards of one species.
 
-    ``known`` are the cards the table saw go into the hand, ``void`` the species
-    the unknown part cannot hold (played or shown since the last draw), ``verb``
-    names the action in the message ("ausspielen" / "vorzeigen")."""
+    ``cards`` may hold the species id of a pair species in place of a card whose
+    rank nobody entered (a flock's discarded cards, C3). ``known`` are the cards
+    the table saw go into the hand, ``void`` the species the unknown part cannot
+    hold (played or shown since the last draw), ``verb`` names the action in the
+    message ("ausspielen" / "vorzeigen").
+
+    Returns the ranked cards that come from the unknown part of the hand, how many
+    unranked ones do, and the known cards that were shown unranked. Known cards
+    are matched to entered ranks first: that asks least of the hidden cards, so a
+    possible entry is never refused."""
     label = ruleset.species_label(species_id)
-    known_cards = [card for card in known if ruleset.species_of[card] == species_id]
-    extra = Counter(cards) if known_cards else None
-    for card in known_cards:
-        if extra[card] <= 0:
+    unranked = sum(1 for card in cards if card == species_id and card in ruleset.unranked)
+    extra = Counter(card for card in cards if card not in ruleset.unranked)
+    known_unranked = []
+    for card in (card for card in known if ruleset.species_of[card] == species_id):
+        if extra[card] > 0:
+            extra[card] -= 1
+        elif len(known_unranked) < unranked:
+            known_unranked.append(card)
+        else:
             raise IllegalEvent(
                 "must-include-known",
                 "Du musst alle Karten der Art {species} {verb}: du hast {card} geschnappt",
                 {"species": label, "verb": verb, "card": ruleset.card_accusative[card]},
             )
-        extra[card] -= 1
-    extra_cards = list(extra.elements()) if known_cards else cards
-    if not extra_cards:
-        return extra_cards
+    extra_cards = list(extra.elements())
+    extra_unranked = unranked - len(known_unranked)
+    from_unknown = len(extra_cards) + extra_unranked
+    if not from_unknown:
+        return extra_cards, 0, known_unranked
     unknown = hand_size - len(known)
-    if len(extra_cards) > unknown:
+    if from_unknown > unknown:
         raise IllegalEvent(
             "not-in-hand",
             "So viele Karten hat die Hand nicht: {n} Karten der Art {species}, "
@@ -74,4 +86,11 @@ def hand_extra(cards: list, species_id: str, known: tuple, hand_size: int, void:
             {"species": label},
         )
     check_hidden(hidden, extra_cards, ruleset)
-    return extra_cards
+    left = sum(hidden[ruleset.card_index[card]] for card in ruleset.by_id[species_id].cards) - len(extra_cards)
+    if extra_unranked > left:
+        raise IllegalEvent(
+            "species-exhausted",
+            "So viele Karten der Art {species} kann die Hand nicht haben: nur noch {left} sind verdeckt",
+            {"species": label, "left": left},
+        )
+    return extra_cards, extra_unranked, known_unranked

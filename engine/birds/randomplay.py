@@ -3,7 +3,9 @@
 The simulation keeps the real (hidden) cards: a shuffled deck, the hands and the
 discard pile; the players follow a random *style* (greedy or shy capturing,
 eager or patient flocks, sometimes passing on the draw) so that every ending
-occurs. Only the events go to the engine.
+occurs. Only the events go to the engine. With ``unranked_flocks``, some flocks of
+a pair species leave the discarded cards' ranks out (their species id instead, as
+a table may enter it, C3).
 """
 from __future__ import annotations
 
@@ -32,8 +34,9 @@ def random_style(rng: random.Random, stalling: bool) -> Style:
 class TableSimulation:
     """The physical table behind a game: deck, hands, discard pile."""
 
-    def __init__(self, game, rng: random.Random):
+    def __init__(self, game, rng: random.Random, unranked_flocks: bool = False):
         self.game, self.rng, self.rs = game, rng, game.ruleset
+        self.unranked_flocks = unranked_flocks
         n = len(game.players)
         self.deck = [c for c in self.rs.cards for _ in range(self.rs.card_counts[c])]
         for card in game.options["robin_bonus"]:
@@ -41,6 +44,7 @@ class TableSimulation:
         rng.shuffle(self.deck)
         self.discard: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.shown: list[str] = []     # the real cards of the last flock entered
         stalling = not game.solo and rng.random() < 0.12
         self.styles = [random_style(rng, stalling) for _ in range(n)]
         if game.solo and rng.random() < 0.5:   # a keen human against RobinBird
@@ -127,12 +131,21 @@ class TableSimulation:
             if style.flock == "big":
                 big = [c for s, c in flocks.items() if self.rs.flock_size(s, len(c)) == "big"]
                 if big or self.rng.random() < 0.3:
-                    cards = self.rng.choice(big or list(flocks.values()))
-                    return {"type": "flock", "cards": self.rng.sample(cards, len(cards))}
+                    return self.flock_event(self.rng.choice(big or list(flocks.values())))
             else:
-                cards = self.rng.choice(list(flocks.values()))
-                return {"type": "flock", "cards": self.rng.sample(cards, len(cards))}
+                return self.flock_event(self.rng.choice(list(flocks.values())))
         return {"type": "no-flock"}
+
+    def flock_event(self, cards: list[str]) -> dict:
+        """Show ``cards`` in a random order; for a pair species, sometimes without the
+        ranks of the discarded ones (C3)."""
+        self.shown = self.rng.sample(cards, len(cards))
+        species = self.rs.species_of[cards[0]]
+        entered = list(self.shown)
+        if self.unranked_flocks and species in self.rs.unranked and self.rng.random() < 0.3:
+            keep = self.rs.flock_keeps(species, len(cards))
+            entered[keep:] = [species] * (len(cards) - keep)
+        return {"type": "flock", "cards": entered}
 
     def deal(self) -> dict:
         game = self.game
@@ -150,11 +163,13 @@ class TableSimulation:
     def follow(self, event: dict, effect: dict) -> None:
         """Move the real cards as the effect says (captures, flocks, round end)."""
         player = effect.get("player")
-        if effect["type"] in ("play", "flock"):
+        if effect["type"] == "play":
             for card in event["cards"]:
                 self.hands[player].remove(card)
         if effect["type"] == "flock":
-            self.discard.extend(effect["discarded"])
+            for card in self.shown:
+                self.hands[player].remove(card)
+            self.discard.extend(self.shown[len(effect["kept"]):])
         if effect.get("captured"):
             self.hands[player].extend(effect["captured"])
         for flock in effect.get("robin_flocks", ()):
@@ -169,7 +184,8 @@ class TableSimulation:
                     hand.clear()
 
 
-def play_random_game(game_name: str, options: dict, players: int | None, seed: int, on_event=None):
+def play_random_game(game_name: str, options: dict, players: int | None, seed: int, on_event=None,
+                     unranked_flocks: bool = False):
     """Play one random game to its end; ``on_event(game, event, effect, sim)`` is
     called after each event. Returns the finished game."""
     rng = random.Random(seed)
@@ -180,7 +196,7 @@ def play_random_game(game_name: str, options: dict, players: int | None, seed: i
     if solo:
         names[-1] = "RobinBird"
     game = new_game(game_name, options, names)
-    sim = TableSimulation(game, rng)
+    sim = TableSimulation(game, rng, unranked_flocks)
     while game.awaiting is not None:
         event = sim.next_event()
         effect = game.apply(event)

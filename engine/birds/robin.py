@@ -27,7 +27,7 @@ def robin_flocks(hand: tuple, ruleset: Ruleset) -> list[dict]:
         size = ruleset.flock_size(species.id, len(shown))
         if size is None:
             continue
-        keep = 2 if size == "big" else 1
+        keep = ruleset.flock_keeps(species.id, len(shown))
         flocks.append({"species": species.id, "cards": shown, "kept": shown[:keep],
                        "discarded": shown[keep:], "size": size})
     return flocks

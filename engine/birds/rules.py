@@ -6,6 +6,7 @@ README "CuBirds" 1–5.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from ..errors import Word
@@ -15,6 +16,10 @@ SIDES = (LEFT, RIGHT)
 ROWS = 4
 HAND_SIZE = 8
 ROW_SETUP_SIZE = 3
+DRAW_AFTER_NO_CAPTURE = 2      # "die obersten 2 Karten des Ziehstapels"
+ROBIN_NAME = "RobinBird"
+MAX_ROBIN_HANDICAP = 8         # extra cards in RobinBird's collection (option robin_handicap)
+FLOCK_KEEPS = {"big": 2, "small": 1, None: 0}
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,9 @@ class Ruleset:
         object.__setattr__(self, "by_id", {s.id: s for s in self.species})
         object.__setattr__(self, "card_index", {c: i for i, c in enumerate(self.cards)})
         object.__setattr__(self, "total", sum(self.card_counts.values()))
+        # species ids that are no card (pairs of ranks): a flock may show them for a card whose rank
+        # nobody entered (C3); they stand for themselves here
+        object.__setattr__(self, "unranked", {s.id: s.id for s in self.species if s.id not in self.card_index})
 
     def species_label(self, species_id: str) -> str:
         return self.by_id[species_id].label
@@ -62,18 +70,29 @@ class Ruleset:
             return "small"
         return None
 
+    def flock_keeps(self, species_id: str, count: int) -> int:
+        """How many of ``count`` shown cards go to the collection: 2 (big flock), 1 (small) or 0 (too few)."""
+        return FLOCK_KEEPS[self.flock_size(species_id, count)]
+
+    def progress(self, collection) -> dict:
+        """A collection's progress toward each win condition: ``species`` (cards per
+        species, table order), ``cards``, and ``goals`` in the order the win check
+        reads them, each ``{"reason", "have", "need", "missing"}`` (two-triples also
+        names its ``species``); ``win`` is the reason it wins with, or None."""
+        per_species = Counter(self.species_of[card] for card in collection)
+        triples = [s.id for s in self.species if per_species[s.id] >= self.triple_size]
+        goals = [{"reason": "distinct-species", "have": len(per_species), "need": self.distinct_to_win},
+                 {"reason": "two-triples", "have": len(triples), "need": self.triples_to_win, "species": triples}]
+        for goal in goals:
+            goal["missing"] = max(0, goal["need"] - goal["have"])
+        return {"species": {s.id: per_species[s.id] for s in self.species if per_species[s.id]},
+                "cards": len(collection), "goals": goals,
+                "win": next((goal["reason"] for goal in goals if not goal["missing"]), None)}
+
     def win_reason(self, collection) -> str | None:
         """``distinct-species``, ``two-triples`` or None for a collection (the
         first reason wins when both hold, records.md detail 4)."""
-        per_species: dict[str, int] = {}
-        for card in collection:
-            sid = self.species_of[card]
-            per_species[sid] = per_species.get(sid, 0) + 1
-        if len(per_species) >= self.distinct_to_win:
-            return "distinct-species"
-        if sum(1 for n in per_species.values() if n >= self.triple_size) >= self.triples_to_win:
-            return "two-triples"
-        return None
+        return self.progress(collection)["win"]
 
 
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -134,5 +153,5 @@ def ruleset_for(game: str, options: dict) -> Ruleset:
     return _GUG_VARIANTS[(bool(options.get("rarer_faces")), bool(options.get("fast")))]
 
 
-__all__ = ["CUBIRDS", "GLEICH_UND_GLEICH", "HAND_SIZE", "LEFT", "RIGHT", "ROWS", "ROW_SETUP_SIZE",
-           "Ruleset", "SIDES", "Species", "ruleset_for"]
+__all__ = ["CUBIRDS", "DRAW_AFTER_NO_CAPTURE", "GLEICH_UND_GLEICH", "HAND_SIZE", "LEFT", "MAX_ROBIN_HANDICAP",
+           "RIGHT", "ROBIN_NAME", "ROWS", "ROW_SETUP_SIZE", "Ruleset", "SIDES", "Species", "ruleset_for"]

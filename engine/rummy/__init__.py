@@ -1,2 +1,5 @@
 """Gemeinsame Sache: cooperative rummy for two against the draw-pile clock."""
-from . import game  # noqa: F401  (registers the game)
+from .game import GemeinsameSache  # registers the game
+from .rules import suggest_level
+
+__all__ = ["GemeinsameSache", "suggest_level"]

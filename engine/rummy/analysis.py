@@ -2,7 +2,7 @@
 whether each open start can still be completed."""
 from __future__ import annotations
 
-from .melds import JOKER, SUIT_OF, VALUE, declared, labels, real
+from .melds import JOKER, SUIT_OF, VALUE, declared, real
 
 
 def pace(game) -> dict:
@@ -15,14 +15,17 @@ def pace(game) -> dict:
     to_place = max(in_hands, open_starts)
     draws_left = game.draw_pile
     return {"draw_pile": draws_left, "cards_in_hands": in_hands, "open_starts": open_starts,
+            "cards_left": game.cards_left(),
             "cards_to_place": to_place, "draws_left": draws_left,
             "per_draw": round(to_place / draws_left, 2) if draws_left else None,
             "behind": to_place > draws_left}
 
 
 def start_outlooks(game) -> list[dict]:
-    """Per open start: ``completable``, a ``reason`` code and German ``message``,
-    and the ``cards`` that could still complete it.
+    """Per open start: ``completable``, a ``reason`` code (``open`` or
+    ``no-card-left``), the ``cards`` that could still complete it, whether a
+    ``joker`` is in reach, and ``where`` each completing card is known to lie
+    (``{"card", **game.where_is(card)}``, unseen ones left out).
 
     A completing card is out of reach when it lies in a figure or a start (they
     never give a real card back) or under the top of the discard pile (only the
@@ -31,20 +34,16 @@ def start_outlooks(game) -> list[dict]:
     real card is still unseen (it can be swapped out)."""
     top = game.discard_pile[-1] if game.discard_pile else None
     joker_in_reach = _joker_in_reach(game, top)
+    known = _known_cards(game)
     outlooks = []
     for start in game.open_starts:
         options = start.completions
-        live = [c for c in options if game.where_is(c) is None or c == top or c in _known_cards(game)]
-        if live or joker_in_reach:
-            message = "Ergänzen können noch: " + labels(live + ([JOKER] if joker_in_reach else []))
-            outlooks.append({"id": start.id, "owner": start.owner, "completable": True, "reason": "open",
-                             "message": message, "cards": live, "joker": joker_in_reach})
-            continue
-        places = "; ".join(f"{labels([c])} {game.where_is(c)}" for c in options)
-        outlooks.append({"id": start.id, "owner": start.owner, "completable": False, "reason": "no-card-left",
-                         "message": f"Ansatz {start.id} ({labels(start.cards)}) lässt sich nicht mehr ergänzen: "
-                                    f"{places}, und kein Joker ist mehr zu bekommen",
-                         "cards": [], "joker": False})
+        live = [c for c in options if game.where_is(c) is None or c == top or c in known]
+        completable = bool(live) or joker_in_reach
+        outlooks.append({"id": start.id, "owner": start.owner, "completable": completable,
+                         "reason": "open" if completable else "no-card-left", "cards": live,
+                         "joker": joker_in_reach,
+                         "where": [{"card": c, **game.where_is(c)} for c in options if game.where_is(c)]})
     return outlooks
 
 

@@ -63,6 +63,12 @@ class GemeinsameSache(Game):
     def validate_options(cls, options: dict) -> dict:
         return rules.validate_options(options)
 
+    @classmethod
+    def random_record(cls, options: dict, players: int | None, seed: int) -> dict:
+        from .simulate import random_record
+
+        return random_record(options, seed)
+
     # --- snapshots ------------------------------------------------------------------
     def _snapshot(self):
         return (self._phase, self._turn, self._turns, self._draw_pile, self._hands[:], self._known[0][:],
@@ -142,19 +148,45 @@ class GemeinsameSache(Game):
         """Whether a real card's place is known (table, discard pile, a known hand card)."""
         return card in self._seen
 
-    def where_is(self, card: str) -> str | None:
-        """German: where a real card is known to be, or None if unseen."""
+    def where_is(self, card: str) -> dict | None:
+        """Where a real card is known to be, or None if unseen: ``{"place":
+        "discard"}``, ``{"place": "hand", "player"}``, ``{"place": "start", "id"}``
+        or ``{"place": "figure", "id"}``."""
         if card not in self._seen:
             return None
         if card in self._discard:
-            return Word("im Ablagestapel")
+            return {"place": "discard"}
         for player, known in enumerate(self._known):
             if card in known:
-                return f"auf der Hand von {self.players[player]}"
+                return {"place": "hand", "player": player}
         for start in self._starts.values():
             if card in start.cards:
-                return f"im Ansatz {start.id}"
-        return next(f"in der Figur {f.id}" for f in self._figures.values() if card in f.cards)
+                return {"place": "start", "id": start.id}
+        return next({"place": "figure", "id": f.id} for f in self._figures.values() if card in f.cards)
+
+    def free_jokers(self) -> int:
+        """Jokers not seen yet (in the draw pile, set aside or in an unknown part of a hand)."""
+        return rules.JOKERS - self._jokers
+
+    def hand_candidates(self, player: int) -> dict:
+        """What ``player``'s hand may hold: ``cards`` (real cards, unseen or known in
+        this hand) and ``jokers`` (unseen ones plus those known in this hand), so a
+        card picker can grey out the rest."""
+        known = self._known[player]
+        return {"cards": [c for c in REAL_CARDS if c not in self._seen or c in known],
+                "jokers": self.free_jokers() + known.count(JOKER)}
+
+    def cards_left(self) -> int:
+        """Cards not yet in a finished figure: both hands and the open starts."""
+        return sum(self._hands) + sum(len(s.cards) for s in self._starts.values())
+
+    def numbers(self) -> dict:
+        """The numbers of the rules with these options."""
+        size = self.options["draw_pile"]
+        return {"hand_size": rules.HAND_SIZE, "full_draw_pile": rules.FULL_DRAW_PILE, "draw_pile": size,
+                "set_aside": rules.FULL_DRAW_PILE - size, "max_starts": self.max_starts,
+                "start_size": rules.START_SIZE, "min_figure": rules.MIN_FIGURE, "max_set": rules.MAX_SET,
+                "jokers": rules.JOKERS, "cards": len(DECK), "levels": dict(rules.LEVELS)}
 
     def pace(self) -> dict:
         """The team's pace against the clock (analysis.pace)."""
@@ -169,7 +201,7 @@ class GemeinsameSache(Game):
         """Where ``card`` could go for ``player`` (default: whose turn it is):
         ``{"action": "complete", "start", "as"}``, ``{"action": "lay-off", "figure",
         "end", "as"}``, ``{"action": "swap", "figure"}``, ``{"action": "start",
-        "with": [cards not yet seen]}``. ``as`` lists what a joker may stand for."""
+        "with": [cards unseen or known in the hand]}``. ``as`` lists what a joker may stand for."""
         card = check_card(card)
         player = self._turn if player is None else player
         found = []
@@ -186,7 +218,8 @@ class GemeinsameSache(Game):
             if card != JOKER and swap_index(figure, card) is not None:
                 found.append({"action": "swap", "figure": figure.id})
         if card != JOKER and self._open_starts_of(player) < self.max_starts:
-            partners = [other for other in REAL_CARDS if other not in self._seen and other != card
+            known = self._known[player]
+            partners = [other for other in REAL_CARDS if other != card and (other not in self._seen or other in known)
                         and make_start(0, player, (card, other), self.ace_low_only)]
             if partners:
                 found.append({"action": "start", "with": partners})
@@ -209,28 +242,27 @@ class GemeinsameSache(Game):
     def _open_starts_of(self, player: int) -> int:
         return sum(1 for s in self._starts.values() if s.owner == player)
 
-    def legal_choices(self) -> dict:
-        """What may be entered now (see docs/rules-gemeinsame-sache.md)."""
-        if self._phase == SETUP:
-            return {"kind": SETUP, "first_player": [0, 1], "first_discard": sorted(set(DECK))}
-        if self._phase == OVER:
-            return {"kind": None}
+    def _choices(self, kind: str) -> dict:
+        """What may be entered now (see docs/rules-gemeinsame-sache.md); reasons are
+        refusals as data (``EngineError.reason()``)."""
+        if kind == SETUP:
+            return {"first_player": [0, 1], "first_discard": sorted(set(DECK))}
         player = self._turn
-        if self._phase == DRAW:
+        if kind == DRAW:
             why_not = self._discard_draw_refusal(player)
-            return {"kind": DRAW, "player": player, "pile": self._draw_pile > 0,
-                    "discard": why_not is None, "discard_top": self._discard[-1] if self._discard else None,
-                    "discard_reason": why_not.message if why_not else None,
+            return {"pile": self._draw_pile > 0, "discard": why_not is None,
+                    "discard_top": self._discard[-1] if self._discard else None,
+                    "discard_reason": why_not.reason() if why_not else None,
                     "loss_due": self._draw_pile == 0 and why_not is not None, "give_up": True}
         discard_refusal = self._discard_refusal(player)
         end_refusal = self._end_turn_refusal(player)
         return {
-            "kind": ACT, "player": player, "hand": self._hands[player],
+            "hand": self._hands[player],
             "can_start": self._open_starts_of(player) < self.max_starts and self._hands[player] >= 2,
             "complete": [s.id for s in self._starts.values() if s.owner != player],
             "figures": sorted(self._figures), "pickup": self._pickup,
-            "discard": discard_refusal is None, "discard_reason": discard_refusal.message if discard_refusal else None,
-            "end_turn": end_refusal is None, "end_turn_reason": end_refusal.message if end_refusal else None,
+            "discard": discard_refusal is None, "discard_reason": discard_refusal.reason() if discard_refusal else None,
+            "end_turn": end_refusal is None, "end_turn_reason": end_refusal.reason() if end_refusal else None,
             "starts": self.start_outlooks(), "give_up": True,
         }
 
@@ -249,12 +281,6 @@ class GemeinsameSache(Game):
                 raise IllegalEvent("wrong-step", "Jetzt ist {step} dran, nicht {type!r}",
                                    {"step": self._STEP_NAMES[self._phase], "type": kind})
         return handler(self, event)
-
-    def _field(self, event: dict, name: str):
-        if name not in event:
-            raise IllegalEvent("missing-field", "Dem Ereignis {type!r} fehlt das Feld {field!r}",
-                               {"type": event["type"], "field": name})
-        return event[name]
 
     def _id_field(self, event: dict, name: str) -> int:
         value = self._field(event, name)
@@ -466,9 +492,23 @@ class GemeinsameSache(Game):
             self._jokers += 1
         else:
             if card in self._seen:
-                raise IllegalEvent("card-seen", "{card} ist schon im Spiel ({where}); es gibt nur ein Blatt",
-                                   {"card": label(card), "where": self.where_is(card)})
+                raise self._seen_refusal(card)
             self._seen.add(card)
+
+    def _seen_refusal(self, card: str) -> IllegalEvent:
+        """The refusal of a second copy of ``card``, saying where the first lies."""
+        where, name = self.where_is(card), label(card)
+        if where["place"] == "discard":
+            return IllegalEvent("card-seen", "{card} ist schon im Spiel (im Ablagestapel); es gibt nur ein Blatt",
+                                {"card": name})
+        if where["place"] == "hand":
+            return IllegalEvent("card-seen", "{card} ist schon im Spiel (auf der Hand von {player}); es gibt nur "
+                                "ein Blatt", {"card": name, "player": self._player_name(where["player"])})
+        if where["place"] == "start":
+            return IllegalEvent("card-seen", "{card} ist schon im Spiel (im Ansatz {id}); es gibt nur ein Blatt",
+                                {"card": name, "id": where["id"]})
+        return IllegalEvent("card-seen", "{card} ist schon im Spiel (in der Figur {id}); es gibt nur ein Blatt",
+                            {"card": name, "id": where["id"]})
 
     def _take_from_hand(self, player: int, card: str) -> None:
         """Remove a card from a hand: a known one, else an unknown one (checked)."""
@@ -479,10 +519,11 @@ class GemeinsameSache(Game):
                 self._pickup = None
         else:
             if self._hands[player] - len(known) < 1:
-                held = f" (bekannt: {labels(known)})" if known else ""
-                raise IllegalEvent("not-in-hand", "{player} hat {card} nicht auf der Hand: {n} Karte(n){held}",
-                                   {"player": self._player_name(player), "card": label(card),
-                                    "n": self._hands[player], "held": held})
+                params = {"player": self._player_name(player), "card": label(card), "n": self._hands[player]}
+                if known:
+                    raise IllegalEvent("not-in-hand", "{player} hat {card} nicht auf der Hand: {n} Karte(n), "
+                                       "bekannt: {known}", {**params, "known": labels(known)})
+                raise IllegalEvent("not-in-hand", "{player} hat {card} nicht auf der Hand: {n} Karte(n)", params)
             self._account(card)
         self._hands[player] -= 1
 
@@ -501,4 +542,5 @@ class GemeinsameSache(Game):
                  "discard": ACT, "end-turn": ACT}
     _STEP_NAMES = {SETUP: Word("das Geben (setup)"), DRAW: Word("das Ziehen (draw)"),
                    ACT: Word("Auslegen oder Ablegen (start, complete, lay-off, swap, discard, end-turn)")}
+
 

@@ -6,6 +6,11 @@ from ..errors import InvalidRecord
 HAND_SIZE = 10
 FULL_DRAW_PILE = 33          # 54 − 2 × 10 − 1 first discard
 DEFAULT_MAX_STARTS = 2
+START_SIZE = 2               # "genau zwei Karten (kein Joker)"
+MIN_FIGURE = 3
+MAX_SET = 4                  # "Ein Satz hat höchstens vier Karten"
+JOKERS = 2
+RECENT_GAMES = 5             # the games a level suggestion looks at
 
 # Draw-pile size per level. Normal = 22 is given by the rule text; Leicht and
 # Schwer are the sizes whose simulated win rate comes closest to 82 % and 31 %
@@ -52,3 +57,25 @@ def validate_options(options: dict) -> dict:
                             {"value": max_starts})
     return {"level": level, "draw_pile": size, "max_starts": max_starts,
             "ace_low_only": options.get("ace_low_only", False), "open_hands": options.get("open_hands", False)}
+
+
+def suggest_level(results: list[bool], options: dict) -> dict:
+    """The next game's level from the last games' results (won?, newest first;
+    the last RECENT_GAMES count). Three of four won or better: one level harder;
+    one of four or worse: one level easier (with at least three games); else the
+    same. Returns ``wins``, ``games``, ``change`` ("harder", "easier", "same") and
+    the next game's ``options`` (a named level, else a custom size 3 cards away)."""
+    recent = [bool(won) for won in results[:RECENT_GAMES]]
+    wins, games = sum(recent), len(recent)
+    size = options["draw_pile"]
+    change = "same"
+    if games >= 3 and wins >= 0.75 * games:
+        named = [n for n in LEVELS.values() if n < size]
+        size, change = (max(named) if named else max(1, size - 3)), "harder"
+    elif games >= 3 and wins <= 0.25 * games:
+        named = [n for n in LEVELS.values() if n > size]
+        size, change = (min(named) if named else min(FULL_DRAW_PILE, size + 3)), "easier"
+    if size == options["draw_pile"]:
+        return {"wins": wins, "games": games, "change": "same", "options": dict(options)}
+    level = next((name for name, n in LEVELS.items() if n == size), "custom")
+    return {"wins": wins, "games": games, "change": change, "options": {**options, "level": level, "draw_pile": size}}

@@ -65,9 +65,11 @@ def run_game(name, options, seed, stats):
             snapshots.append(new_game(name, options, game.players)._snapshot())
         if effect["type"] == "draw" and effect["reshuffled"]:
             stats["draw-reshuffled"] += 1
+        if effect["type"] == "flock" and set(effect["discarded"]) & set(game.ruleset.unranked):
+            stats["unranked-flocks"] += 1
         check_event(game, event, effect, sim, snapshots)
 
-    game = play_random_game(name, options, None, seed, on_event)
+    game = play_random_game(name, options, None, seed, on_event, unranked_flocks=seed % 2 == 0)
     replayed = new_game(name, options, game.players)
     for event, snapshot in zip(game.record()["events"], snapshots[1:], strict=True):
         replayed.apply(event)
@@ -96,9 +98,11 @@ def test_random_games(name, options):
             sizes = [len(c) for c in game.collections]
             assert [s for s, n in enumerate(sizes) if n == max(sizes)] == list(game.outcome().winners)
     print(f"\n{name} {options}: {GAMES} games, {events} events, endings {dict(endings)}, "
-          f"draws that reshuffled {stats['draw-reshuffled']}")
+          f"draws that reshuffled {stats['draw-reshuffled']}, unranked flocks {stats['unranked-flocks']}")
     if name == "cubirds":
         assert stats["draw-reshuffled"] == 0          # README CuBirds 2: the draw never shuffles
+    else:
+        assert stats["unranked-flocks"] > 0           # C3: flocks without the discarded ranks occur
     reasons = {reason for reason, _ in endings}
     if options.get("solo"):
         assert {who for _, who in endings} == {"robin", "human"}

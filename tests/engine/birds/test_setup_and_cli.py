@@ -15,22 +15,25 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_setup_draft_lays_rows_discards_duplicates_and_builds_the_event():
     game = new_game("gleich-und-gleich", {}, ["Anna", "Ben"])
     draft = game.setup_draft(dealer=1)
-    assert draft.needs()["text"] == "Reihe 1, Karte 1"
+    assert draft.needs() == {"kind": "row", "row": 0, "card": 1}
+    assert draft.counts() == {"draw_pile": 104, "discard_pile": 0, "hands_dealt": False}
     draft.add("4")
     result = draft.add("3")                                # 3 and 4 are one species
     assert result["to"] == "discard" and result["replaced"] and result["discard_pile"] == 1
-    assert draft.needs()["text"] == "Reihe 1, Karte 2"
+    assert result["draw_pile"] == 102                      # the hands are not dealt yet
+    assert draft.needs() == {"kind": "row", "row": 0, "card": 2}
     for card in ["K", "9", "A", "5", "J", "Q", "7", "10", "2", "6", "8"]:
         draft.add(card)
-    assert draft.needs() == {"kind": "collection", "player": 0, "text": "Sammlung von Spieler 1"}
-    assert draft.counts()["draw_pile"] == 104 - 13 - 16
+    # rules/000 Vorbereitung: the rows (2.), then 8 hand cards each (3.), then the collections (4.)
+    assert draft.needs() == {"kind": "collection", "player": 0}
+    assert draft.counts() == {"draw_pile": 104 - 13 - 16, "discard_pile": 1, "hands_dealt": True}
     with pytest.raises(IllegalEvent):
         draft.event()
     draft.add("Q")
     assert draft.remove_last() == "Q"
     draft.add("J")
     draft.add("Q")
-    assert draft.complete and draft.counts() == {"draw_pile": 104 - 15 - 16, "discard_pile": 1}
+    assert draft.complete and draft.counts() == {"draw_pile": 104 - 15 - 16, "discard_pile": 1, "hands_dealt": True}
     event = draft.event()
     assert event["rows"] == [["4", "K", "9"], ["A", "5", "J"], ["Q", "7", "10"], ["2", "6", "8"]]
     assert event["setup_discards"] == ["3"] and event["collections"] == ["J", "Q"]
@@ -45,7 +48,7 @@ def test_setup_draft_refuses_impossible_cards_and_asks_for_robins_hand():
         draft.add(card)
     draft.add("Q")
     draft.add("J")
-    assert draft.needs()["text"] == "RobinBirds Hand, Karte 1 von 8"
+    assert draft.needs() == {"kind": "robin_hand", "card": 1, "of": 8}
     with pytest.raises(IllegalEvent) as err:
         draft.add("Q")                                     # 4 in rows, 1 collected, 2 bonus: an 8th is fine
         draft.add("Q")                                     # … a 9th is not
@@ -77,7 +80,7 @@ def test_legal_choices_name_the_next_step():
                 species = {c["species"] for c in choices["species"]}
                 assert game.ruleset.species_of[event["cards"][0]] in species
             assert json.loads(json.dumps(game.apply(event)))["type"] == event["type"]
-        assert game.legal_choices() == {"kind": None, "player": None, "over": True}
+        assert game.legal_choices() == game.OVER_CHOICES == {"kind": None, "player": None, "over": True}
     assert kinds == {"setup", "play", "draw", "flock", "refill", "robin-draw", "deal"}
 
 

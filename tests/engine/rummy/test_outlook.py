@@ -25,7 +25,7 @@ def test_a_start_whose_cards_are_buried_and_jokers_gone_is_hopeless():
     game = after_setup(*BOTH_SEVENS_GONE, {"type": "discard", "card": "9C"}, first_discard="7D")
     (outlook,) = game.start_outlooks()
     assert outlook["completable"] is False and outlook["reason"] == "no-card-left"
-    assert "7♦ im Ablagestapel" in outlook["message"] and "7♣ im Ablagestapel" in outlook["message"]
+    assert outlook["where"] == [{"card": "7D", "place": "discard"}, {"card": "7C", "place": "discard"}]
     assert game.legal_choices()["kind"] == "draw"
 
 
@@ -39,8 +39,8 @@ def test_the_act_choices_carry_the_outlooks():
 
 def test_pace_counts_cards_to_place_against_draws_left():
     assert play(WORKED_EXAMPLE).pace() == {
-        "draw_pile": 19, "cards_in_hands": 10, "open_starts": 0, "cards_to_place": 10, "draws_left": 19,
-        "per_draw": 0.53, "behind": False}
+        "draw_pile": 19, "cards_in_hands": 10, "open_starts": 0, "cards_left": 10, "cards_to_place": 10,
+        "draws_left": 19, "per_draw": 0.53, "behind": False}
     late = after_setup(DRAW, {"type": "start", "cards": ["7H", "7S"]}, {"type": "discard", "card": "KD"},
                        options={"draw_pile": 4})
     assert late.pace()["cards_to_place"] == 18 and late.pace()["behind"] is True

@@ -207,7 +207,7 @@ def test_the_discard_top_only_if_it_can_be_laid_this_turn():
     assert game.legal_choices()["discard"] is True
     blocked = play([{"type": "setup", "first_discard": "JK", "first_player": 0}])
     error = assert_refused(blocked, {"type": "draw", "from": "discard"}, "discard-not-layable")
-    assert "Joker" in error.message and blocked.legal_choices()["discard_reason"] == error.message
+    assert "Joker" in error.message and blocked.legal_choices()["discard_reason"] == error.reason()
 
 
 def test_no_discard_and_no_end_of_turn_before_the_taken_card_is_laid():

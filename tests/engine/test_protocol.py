@@ -1,0 +1,57 @@
+"""The protocol every registered game shares (engine/game.py, engine/records.py)."""
+import json
+
+import pytest
+
+from engine import GAMES, IllegalEvent, new_game, replay, replay_until_illegal
+from engine.randomplay import random_record
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_ends_with_the_same_choices_and_numbers_are_json(name):
+    record = random_record(name, {}, None, 4)
+    game = replay(record)
+    assert game.awaiting is None and game.entered_by() is None
+    assert game.legal_choices() == type(game).OVER_CHOICES == {"kind": None, "player": None, "over": True}
+    json.dumps(game.numbers())
+    fresh = new_game(name, record["options"], record["players"])
+    choices = fresh.legal_choices()
+    assert (choices["kind"], choices["player"], choices["over"]) == ("setup", None, False)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_random_records_come_through_the_registry(name):
+    assert random_record(name, {}, None, 2) == GAMES[name].random_record({}, None, 2)
+
+
+def test_replay_until_illegal_returns_the_game_before_the_refused_event():
+    record = random_record("gemeinsame-sache", {}, None, 8)
+    record["events"].insert(2, {"type": "draw", "from": "pile"})        # a second draw after the first
+    game, error = replay_until_illegal(record)
+    assert isinstance(error, IllegalEvent) and error.index == 2 and error.code == "wrong-step"
+    assert len(game.events) == 2
+    with pytest.raises(IllegalEvent) as raised:
+        replay(record)
+    assert raised.value.index == 2
+    assert replay_until_illegal(random_record("cubirds", {}, 2, 1)).error is None
+
+
+def test_bots_and_who_enters_their_steps():
+    """rules/003 Solovariante: RobinBird is played by the companion; the table only
+    turns up her cards (README CuBirds 4), so anyone at the table enters them."""
+    solo = GAMES["cubirds"]
+    options = solo.validate_options({"solo": True})
+    assert solo.bot_names(options) == ["RobinBird"] and solo.human_player_range(options) == (1, 1)
+    assert solo.bot_names(solo.validate_options({})) == [] and solo.human_player_range({}) == (2, 5)
+    assert GAMES["gemeinsame-sache"].human_player_range({}) == (2, 2)
+    record = random_record("cubirds", {"solo": True}, 2, 3)
+    game = new_game("cubirds", record["options"], record["players"])
+    assert game.bot_seats == (1,)
+    seen = set()
+    for event in record["events"]:
+        awaiting = game.awaiting
+        expected = None if awaiting.player in (None, 1) else awaiting.player
+        assert game.entered_by() == expected
+        seen.add((awaiting.kind, game.entered_by()))
+        game.apply(event)
+    assert ("robin-draw", None) in seen and ("play", 0) in seen and ("setup", None) in seen
