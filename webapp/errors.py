@@ -27,13 +27,20 @@ class Refusal(Exception):
 
     @classmethod
     def from_engine(cls, err: EngineError, status: int = 422) -> "Refusal":
-        """An engine error, translated: the German template and the words among the
-        parameters (``engine.Word``) are message ids; names and numbers stay."""
-        params = {name: gettext(value) if isinstance(value, Word) else value for name, value in err.params.items()}
-        refusal = cls(status, err.code, gettext(err.template), params)
+        """An engine error, translated (see ``from_reason``)."""
+        refusal = cls.from_reason(err.reason(), status)
         if getattr(err, "index", None) is not None:
             refusal.extra["index"] = err.index
         return refusal
+
+    @classmethod
+    def from_reason(cls, reason: dict, status: int = 422) -> "Refusal":
+        """A refusal as the engine gives it as data (``EngineError.reason()``, e.g. a
+        ``legal_choices()`` reason), translated: the German template and the words
+        among the parameters (``engine.Word``) are message ids; names and numbers stay."""
+        params = {name: gettext(value) if isinstance(value, Word) else value
+                  for name, value in reason["params"].items()}
+        return cls(status, reason["code"], gettext(reason["template"]), params)
 
     def to_dict(self) -> dict:
         return {"error": self.message, "code": self.code, **self.extra}

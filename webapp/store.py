@@ -39,7 +39,6 @@ JOIN_CODE_LENGTH = 6
 NAME_MAX = 40
 KEY_MAX = 64
 EVENTS_MAX = 5000  # entries per table (undos included); a long real game has a few hundred
-ROBIN = "RobinBird"
 CACHE_SIZE = 1024  # replayed games per worker process; a game is a few KB to ~100 KB
 
 
@@ -175,16 +174,14 @@ def seat_of_token(token: str) -> Seat | None:
     ).scalar_one_or_none()
 
 
-def bot_names(options: dict) -> list[str]:
-    """Players the server seats itself: RobinBird in solo."""
-    return [ROBIN] if options.get("solo") else []
+def bot_names(game: str, options: dict) -> list[str]:
+    """Players the engine plays itself (RobinBird in solo); the server seats them last."""
+    return game_class(game).bot_names(options)
 
 
 def human_seat_range(game: str, options: dict) -> tuple[int, int]:
     """How many human seats a table needs (the engine's player range minus bots)."""
-    lo, hi = game_class(game).player_range(options)
-    bots = len(bot_names(options))
-    return max(lo - bots, 1), hi - bots
+    return game_class(game).human_player_range(options)
 
 
 def log_rows(table: Table, limit: int = 30) -> list[Event]:
@@ -314,7 +311,7 @@ def import_table(data, creator_name=None) -> tuple[Table, Seat, str]:
         raise Refusal.from_engine(err) from None
     table = _insert_table(game.name, game.options, list(game.players), PLAYING)
     table.version = len(game.events)
-    humans = game.players[:len(game.players) - len(bot_names(game.options))]
+    humans = game.players[:len(game.players) - len(game.bot_seats)]
     seats = [_new_seat(table, position, name) for position, name in enumerate(humans)]
     if creator_name:
         seats[0][0].name = clean_name(creator_name)
@@ -402,7 +399,7 @@ def start(table_id: str) -> Table:
     """Fix the players (names in seat order, bots last) into the game header."""
     table = _lock_table(table_id)
     _refuse_unless_lobby(table)
-    players = [seat.name for seat in table.seats] + bot_names(table.options)
+    players = [seat.name for seat in table.seats] + bot_names(table.game, table.options)
     try:
         game = new_game(table.game, table.options, players)
     except EngineError as err:

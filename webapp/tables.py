@@ -153,7 +153,7 @@ def start_game(table_id: str):
 def lobby_context(table: Table) -> dict:
     lo, hi = store.human_seat_range(table.game, table.options)
     return {"table": table, "game_title": title(table.game), "join_url": join_url(table), "screen": screen_for(table.game),
-            "seat": seats.current(table), "seat_range": (lo, hi), "bots": store.bot_names(table.options),
+            "seat": seats.current(table), "seat_range": (lo, hi), "bots": store.bot_names(table.game, table.options),
             "can_start": lo <= len(table.seats) <= hi}
 
 

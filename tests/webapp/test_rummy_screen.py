@@ -9,6 +9,7 @@ import re
 import pytest
 
 from engine import new_game
+from engine.rummy.melds import label
 from engine.rummy.simulate import random_record
 from webapp.screens.rummy import suggest_level
 
@@ -109,7 +110,7 @@ def test_the_picker_offers_exactly_the_places_the_engine_finds(app, client, rumm
     starts = [e["cards"][1] for e in entry_events(page) if e["type"] == "start"]
     assert starts == next(f["with"] for f in game.fits("5H") if f["action"] == "start")
     page = anna.get(f"/t/{table.id}/controls?card=3D").get_data(as_text=True)
-    assert {"type": "start", "cards": ["3C", "3D"]} in entry_events(page)     # the pickup offered as the partner
+    assert {"type": "start", "cards": ["3D", "3C"]} in entry_events(page)     # the pickup offered as the partner
 
 
 def test_a_joker_asks_what_it_stands_for(app, client, rummy_table):
@@ -221,5 +222,6 @@ def test_a_start_that_can_no_longer_be_completed_is_flagged_and_ending_is_offere
     table = rummy_table()
     enter(client, table, events)
     page = seated(app, table, game.turn).get(f"/t/{table.id}").get_data(as_text=True)
-    assert html.escape(dead[0]["message"], quote=False) in page
+    assert f"Ansatz {dead[0]['id']} (" in page and "lässt sich nicht mehr ergänzen" in page
+    assert all(f"{label(w['card'])} im Ablagestapel" in page for w in dead[0]["where"] if w["place"] == "discard")
     assert '<details class="give-up" open>' in page and {"type": "give-up"} in entry_events(page)

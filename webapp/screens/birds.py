@@ -204,9 +204,9 @@ class Words:
 
 def _whose_step(game) -> str:
     """Whose phone the step waited for is to tap (``data-turn``): a seat's position,
-    or ``all`` for a step of anyone's (the setup) and RobinBird's (entered by the human)."""
-    player = game.awaiting.player
-    return "all" if player in (None, game.robin) else str(player)
+    or ``all`` for a step of anyone's (the engine's ``entered_by()``: the setup, RobinBird's cards)."""
+    seat = game.entered_by()
+    return "all" if seat is None else str(seat)
 
 
 @dataclass(frozen=True)
@@ -288,20 +288,18 @@ class _View:
         return self.catalogue["species"][self.species_index[species_id]]["label"]
 
     def players(self, state: dict) -> list[dict]:
-        ruleset = self.game.ruleset
         result = []
-        for seat, collection in enumerate(state["collections"]):
-            groups = Counter(self.species_of[c] for c in collection)
+        for (seat, collection), progress in zip(enumerate(state["collections"]), self.game.progress()):
+            distinct, triples = progress["goals"]
             result.append({
                 "seat": seat, "name": self.name(seat), "hand": state["hands"][seat],
                 "turn": state["turn"] == seat and state["status"] == "playing",
                 "robin": self.game.robin == seat,
                 "groups": [{"species": s["species"], "label": self.species_label(s["species"]),
                             "cards": [self.card(c) for c in collection if self.species_of[c] == s["species"]]}
-                           for s in self.catalogue["species"] if groups[s["species"]]],
-                "distinct": len(groups), "distinct_goal": ruleset.distinct_to_win,
-                "triples": sum(1 for n in groups.values() if n >= ruleset.triple_size),
-                "triples_goal": ruleset.triples_to_win, "total": len(collection),
+                           for s in self.catalogue["species"] if s["species"] in progress["species"]],
+                "distinct": distinct["have"], "distinct_goal": distinct["need"],
+                "triples": triples["have"], "triples_goal": triples["need"], "total": progress["cards"],
                 "known": [self.card(c) for c in state["known_hands"][seat]],
             })
         return result
@@ -392,8 +390,11 @@ class _View:
             return _("Reihe %(row)s, Karte %(card)s aufdecken", row=needs["row"] + 1, card=needs["card"])
         if needs["kind"] == "collection":
             return _("Erste Sammlungskarte von %(name)s", name=self.name(needs["player"]))
+        if needs["kind"] == "robin_bonus":
+            return _("Zusätzliche Karte für RobinBirds Sammlung: %(card)s von %(of)s", card=needs["card"],
+                     of=needs["of"])
         if needs["kind"] == "robin_hand":
-            return _("RobinBirds offene Hand: Karte %(card)s von 8", card=needs["card"])
+            return _("RobinBirds offene Hand: Karte %(card)s von %(of)s", card=needs["card"], of=needs["of"])
         return _("Aufbau vollständig – bitte eintragen")
 
     def placed_text(self, last: dict | None) -> str:
@@ -407,6 +408,8 @@ class _View:
             return _("%(card)s liegt in Reihe %(row)s", card=card, row=last["row"] + 1)
         if last["to"] == "collection":
             return _("%(card)s in die Sammlung von %(name)s", card=card, name=self.name(last["player"]))
+        if last["to"] == "robin_bonus":
+            return _("%(card)s zusätzlich in RobinBirds Sammlung", card=card)
         return _("%(card)s in RobinBirds Hand", card=card)
 
     def step_play(self, legal: dict) -> dict:
@@ -423,7 +426,7 @@ class _View:
             count = self.selected_int("n", 99)
             if count is not None:
                 return {"mode": "mix", "title": self.species_label(mix),
-                        "taps": [self.pick_tap(c) for c in self.mixes(by_species[mix], count)],
+                        "taps": [self.pick_tap(c) for c in self.game.mixes(mix, count)],
                         "back": Tap(_("Andere Art"), params=self.params())}
         return {"mode": "species", "question": _("Welche Art spielst du aus, wie viele?"),
                 "groups": [self.species_taps(entry, self.pick_tap) for entry in legal["species"]]}
@@ -442,26 +445,12 @@ class _View:
             if single:
                 taps.append(make([entry["cards"][0]] * count, note))
             elif count <= INLINE_MIX_LIMIT:
-                taps.extend(make(cards, note) for cards in self.mixes(entry, count))
+                taps.extend(make(cards, note) for cards in self.game.mixes(entry["species"], count))
             else:
                 taps.append(Tap(f"{count} …", params=self.params(sp=entry["species"], n=count), note=note,
                                 value=f"{count}…"))
         return {"species": entry["species"], "label": self.species_label(entry["species"]),
                 "tone": self.species_index[entry["species"]], "bird": self.cubirds, "taps": taps}
-
-    @staticmethod
-    def mixes(entry: dict, count: int) -> list[list[str]]:
-        """The ways to hold ``count`` cards of a species that include its known cards (low rank first)."""
-        known = Counter(entry["known"])
-        ranks = entry["cards"]
-        if len(ranks) == 1:
-            return [[ranks[0]] * count]
-        result = []
-        for low in range(count, -1, -1):
-            cards = [ranks[0]] * low + [ranks[1]] * (count - low)
-            if not known - Counter(cards):
-                result.append(cards)
-        return result
 
     def play_ends(self, cards: list[str]) -> dict:
         """Each row end enters the play at once; its button shows the engine's preview
@@ -496,7 +485,7 @@ class _View:
             if count is not None:
                 note = self.flock_note(mix, count)
                 return {"mode": "mix", "title": self.species_label(mix) + " · " + note,
-                        "taps": [self.flock_tap(c, note) for c in self.mixes(by_species[mix], count)],
+                        "taps": [self.flock_tap(c, note) for c in self.game.mixes(mix, count)],
                         "back": Tap(_("Andere Art"), params=self.params())}
 
         def notes_for(species_id):
@@ -506,10 +495,10 @@ class _View:
         return {"mode": "flock", "groups": groups, "no": Tap(_("Kein Schwarm"), event={"type": "no-flock"}, value="no-flock")}
 
     def flock_note(self, species_id: str, count: int) -> str:
-        size = self.game.flock_size(species_id, count)
-        if size == "big":
-            return _("groß → 2")
-        return _("klein → 1")
+        flock = self.game.flock(species_id, count)
+        if flock["size"] == "big":
+            return _("groß → %(n)s", n=flock["keeps"])
+        return _("klein → %(n)s", n=flock["keeps"])
 
     def flock_tap(self, cards: list[str], note: str = "") -> Tap:
         tap = self.pick_tap(cards, note)

@@ -15,11 +15,13 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from engine import IllegalEvent
+from engine.rummy import suggest_level as engine_suggest_level
 from engine.rummy.game import GemeinsameSache
-from engine.rummy.melds import JOKER, RANKS, SUITS, check_card, declared
-from engine.rummy.rules import LEVELS
+from engine.rummy.melds import JOKER, RANKS, REAL_CARDS, SUITS, check_card, declared
+from engine.rummy.rules import LEVELS, RECENT_GAMES
 
 from .. import store
+from ..errors import Refusal
 from .generic import Choice, OptionField, Screen
 
 SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
@@ -28,7 +30,6 @@ RANK_LABELS = {"J": _l("B"), "Q": _l("D"), "K": _l("K"), "A": _l("A")}
 LEVEL_LABELS = {"leicht": _l("Leicht"), "normal": _l("Normal"), "schwer": _l("Schwer"), "custom": _l("Eigene Größe")}
 OUTCOME_LABELS = {"all-laid": _l("alles ausgelegt"), "clock": _l("die Uhr ist abgelaufen"),
                   "gave-up": _l("aufgegeben")}
-RECENT_GAMES = 5     # "the last games at this table" that the next level is suggested from
 STEP_LABELS = {"setup": _l("Geben"), "draw": _l("Ziehen"), "act": _l("Auslegen, dann abwerfen")}
 
 
@@ -69,25 +70,38 @@ def level_text(options: dict) -> str:
 
 
 def suggest_level(results: list[bool], options: dict) -> tuple[str, dict]:
-    """From the last games' results (newest first): a sentence and the options of
-    the next game. Three of four won or better: one level harder; one of four or
-    worse: one level easier (with at least three games); else the same level."""
-    recent = results[:RECENT_GAMES]
-    wins, games = sum(recent), len(recent)
-    size = options["draw_pile"]
-    if games >= 3 and wins >= 0.75 * games:
-        named = [n for n in LEVELS.values() if n < size]
-        size = max(named) if named else max(1, size - 3)
-    elif games >= 3 and wins <= 0.25 * games:
-        named = [n for n in LEVELS.values() if n > size]
-        size = min(named) if named else min(33, size + 3)
-    if size == options["draw_pile"]:
-        return _("%(wins)s von %(games)s gewonnen – bleibt bei %(level)s", wins=wins, games=games,
-                 level=level_text(options)), dict(options)
-    level = next((name for name, n in LEVELS.items() if n == size), "custom")
-    suggested = {**options, "level": level, "draw_pile": size}
-    return _("%(wins)s von %(games)s gewonnen – versucht %(level)s", wins=wins, games=games,
-             level=level_text(suggested)), suggested
+    """The engine's suggestion for the next game (``engine.rummy.suggest_level``) in words,
+    and the options of that game."""
+    suggestion = engine_suggest_level(results, options)
+    suggested = suggestion["options"]
+    if suggestion["change"] == "same":
+        return _("%(wins)s von %(games)s gewonnen – bleibt bei %(level)s", wins=suggestion["wins"],
+                 games=suggestion["games"], level=level_text(options)), suggested
+    return _("%(wins)s von %(games)s gewonnen – versucht %(level)s", wins=suggestion["wins"],
+             games=suggestion["games"], level=level_text(suggested)), suggested
+
+
+def reason_text(reason: dict | None) -> str | None:
+    """A reason of ``legal_choices()`` (a refusal as data) in words."""
+    return Refusal.from_reason(reason).message if reason else None
+
+
+def place_text(where: dict, players: list[str]) -> str:
+    """Where the engine says a card lies (``where_is``) in words."""
+    if where["place"] == "hand":
+        return _("auf der Hand von %(name)s", name=players[where["player"]])
+    if where["place"] == "discard":
+        return _("im Ablagestapel")
+    if where["place"] == "start":
+        return _("im Ansatz %(id)s", id=where["id"])
+    return _("in der Figur %(id)s", id=where["id"])
+
+
+def dead_start_text(outlook: dict, start_cards, players: list[str]) -> str:
+    """Why a start can no longer be completed (an outlook with ``completable`` false)."""
+    places = "; ".join(f"{cards_text([w['card']])} {place_text(w, players)}" for w in outlook["where"])
+    return _("Ansatz %(id)s (%(cards)s) lässt sich nicht mehr ergänzen: %(places)s, und kein Joker ist mehr "
+             "zu bekommen", id=outlook["id"], cards=cards_text(start_cards), places=places)
 
 
 def cards_text(codes) -> str:
@@ -180,6 +194,10 @@ class RummyScreen(Screen):
         options = game.options
         size = options["draw_pile"]
         outlooks = {o["id"]: o for o in game.start_outlooks()} if state["status"] == "playing" else {}
+        start_cards = {s.id: s.cards for s in game.open_starts}
+        for outlook in outlooks.values():
+            if not outlook["completable"]:
+                outlook["message"] = dead_start_text(outlook, start_cards[outlook["id"]], game.players)
         order = [player, 1 - player] if player is not None else [0, 1]
         sides = [{
             "player": p, "name": game.players[p], "mine": p == player, "hand": state["hands"][p],
@@ -197,7 +215,7 @@ class RummyScreen(Screen):
             "discard": [card(c) for c in reversed(state["discard"])],
             "dead_starts": [o for o in outlooks.values() if not o["completable"]],
             "status": state["status"], "reason": state["reason"],
-            "cards_left": sum(state["hands"]) + sum(len(s.cards) for s in game.open_starts),
+            "cards_left": game.cards_left(),
         }
 
     @staticmethod
@@ -226,7 +244,7 @@ class RummyScreen(Screen):
                                                 {"type": "setup", "first_discard": picked, "first_player": p})
                                          for p in legal["first_player"]]
         elif legal["kind"] == "draw":
-            controls["draw"] = legal
+            controls["draw"] = {**legal, "discard_reason": reason_text(legal["discard_reason"])}
             controls["discard_top"] = card(legal["discard_top"]) if legal["discard_top"] else None
         else:
             controls["act"] = legal
@@ -238,10 +256,9 @@ class RummyScreen(Screen):
     def _picker(self, game: GemeinsameSache, player: int, kind: str, picked: str) -> dict:
         """The 4 × 13 + joker picker (public cards greyed out, unless known in this
         hand) and, for a picked card, the buttons of every place it may go."""
-        known = set(game.known_hand(player))
-        public = game.public_cards()
-        open_cards = set() if kind == "setup" else set(public["cards"]) - known
-        jokers_free = kind == "setup" or public["jokers"] < 2 or JOKER in known
+        possible = game.hand_candidates(player)
+        open_cards = set() if kind == "setup" else set(REAL_CARDS) - set(possible["cards"])
+        jokers_free = kind == "setup" or possible["jokers"] > 0
         rows = [[(card(rank + suit), rank + suit in open_cards) for rank in RANKS] for suit in SUITS]
         found = {"rows": rows, "joker": (card(JOKER), not jokers_free), "picked": None}
         if not picked:
@@ -249,7 +266,7 @@ class RummyScreen(Screen):
         try:
             picked = check_card(picked)
         except IllegalEvent as err:
-            found["pick_error"] = err.message
+            found["pick_error"] = Refusal.from_engine(err).message
             return found
         found["picked"] = card(picked)
         if kind == "act":
@@ -260,7 +277,7 @@ class RummyScreen(Screen):
         """Buttons for one picked card, grouped: complete, lay off, swap, start with, discard."""
         legal = game.legal_choices()
         places = {"complete": [], "lay_off": [], "swap": [], "start_with": [], "discard": None,
-                  "discard_reason": legal["discard_reason"]}
+                  "discard_reason": reason_text(legal["discard_reason"])}
         starts = {s.id: s for s in game.open_starts}
         figures = {f.id: f for f in game.figures}
         for fit in game.fits(code, player):
@@ -283,11 +300,6 @@ class RummyScreen(Screen):
             elif action == "start" and legal["can_start"]:
                 places["start_with"] = [Choice(card(other).short, {"type": "start", "cards": [code, other]})
                                         for other in fit["with"]]
-        if legal["can_start"]:   # a known hand card (e.g. the pickup) picked second: the engine lists it from its side
-            places["start_with"] += [Choice(card(known).short, {"type": "start", "cards": [known, code]})
-                                     for known in dict.fromkeys(game.known_hand(player)) if known not in (code, JOKER)
-                                     and any(fit["action"] == "start" and code in fit["with"]
-                                             for fit in game.fits(known, player))]
         if legal["discard"]:
             places["discard"] = Choice(_("%(card)s abwerfen", card=cards_text([code])), {"type": "discard", "card": code})
         return places
