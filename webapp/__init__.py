@@ -119,6 +119,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pwa.bp)
     csrf.exempt(api.bp)
     errors.register(app)
+    play.init_app(app)
     security.init_app(app)
     compression.init_app(app)
     fastsync.init_app(app)

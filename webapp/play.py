@@ -2,27 +2,49 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
-import secrets
 import threading
-import uuid
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from cachetools import LRUCache
+from flask import Blueprint, Flask, Response, redirect, render_template, request, url_for
 from flask_babel import get_locale, lazy_gettext as _l
-from flask_wtf.csrf import generate_csrf
-from markupsafe import escape
 
 from . import seats, store
 from .errors import Refusal
 from .extensions import htmx, limiter
 from .models import Event, Seat, Table
 from .screens import screen_for, title
-from .screens.generic import Screen
+from .screens.generic import Perspective, Screen
 from .tables import CREATE_LIMIT, limits_off, lobby_context, render_lobby
 
 bp = Blueprint("play", __name__)
+
+
+def entry_key(table_id: str, version: int, event) -> str:
+    """The idempotency key of entering ``event`` (any JSON value; ``"undo"`` for an
+    undo) at ``version``: the same on every phone and for every tap, so a double tap
+    or a second phone tapping the same button enters it once."""
+    digest = hashlib.sha1(json.dumps(event, sort_keys=True).encode()).hexdigest()[:10]
+    return f"{table_id}-{version}-{digest}"
+
+
+def entry_vals(table: Table, event: dict, **selection) -> str:
+    """``hx-vals`` of a button that enters ``event`` at the table's version (templates
+    call it); ``selection`` travels along (kept if the entry is refused)."""
+    return json.dumps({**selection, "event": json.dumps(event, sort_keys=True), "version": table.version,
+                       "key": entry_key(table.id, table.version, event)})
+
+
+def undo_vals(table: Table) -> str:
+    """``hx-vals`` of a button that takes back the last entry."""
+    return json.dumps({"version": table.version, "key": entry_key(table.id, table.version, "undo")})
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals.update(entry_vals=entry_vals, undo_vals=undo_vals)
 
 
 @bp.get("/t/<table_id>/s/<token>")
@@ -49,7 +71,7 @@ def centre_page(table_id: str):
     table = store.get_table(table_id)
     if not table.started:
         return redirect(url_for("play.table_page", table_id=table.id))
-    return render_template("play/centre.html", **play_context(table))
+    return render_template("play/centre.html", **play_context(table), view=CENTRE)
 
 
 @bp.get("/t/<table_id>/controls")
@@ -71,7 +93,7 @@ def sync(table_id: str):
         return render_lobby(table, oob=True)
     if request.args.get("phase") == "lobby":
         return Response(status=204, headers={"HX-Location": url_for("play.table_page", table_id=table_id)})
-    return _regions_for(table, seat)
+    return _regions_for(table, seat, view=CENTRE if request.args.get("view") == CENTRE else None)
 
 
 def _form_int(name: str):
@@ -100,25 +122,31 @@ def _entered(table_id: str, action) -> str | Response:
 
 @bp.post("/t/<table_id>/event")
 def enter_event(table_id: str):
+    """An entry from a button (``entry_vals``) or the typed JSON of the generic screen;
+    without a key, the key of the same event tapped (``entry_key``)."""
     def action(seat):
         try:
             event = json.loads(request.form.get("event", ""))
         except ValueError:
             raise Refusal(400, "bad-json", _l("Das Ereignis ist kein gültiges JSON")) from None
-        store.submit(table_id, seat, event, _form_int("version"), request.form.get("key") or None)
+        version = _form_int("version")
+        store.submit(table_id, seat, event, version, request.form.get("key") or entry_key(table_id, version, event))
     return _entered(table_id, action)
 
 
 @bp.post("/t/<table_id>/undo")
 def undo(table_id: str):
-    return _entered(table_id, lambda seat: store.undo(
-        table_id, seat, _form_int("version"), request.form.get("key") or None))
+    def action(seat):
+        version = _form_int("version")
+        store.undo(table_id, seat, version, request.form.get("key") or entry_key(table_id, version, "undo"))
+    return _entered(table_id, action)
 
 
 @bp.post("/t/<table_id>/rematch")
 def rematch(table_id: str):
-    """The next game at this table with the same players (a plain form: a full page
-    load of the new table); ``options`` as JSON, else the old ones."""
+    """The next game at this table with the same players, the new table's page
+    loaded by htmx (``HX-Location``; a plain form post gets a redirect);
+    ``options`` as JSON, else the old ones."""
     table = store.get_table(table_id)
     raw = request.form.get("options")
     try:
@@ -127,7 +155,10 @@ def rematch(table_id: str):
         raise Refusal(400, "bad-json", _l("Die Optionen sind kein gültiges JSON")) from None
     follow, token = store.rematch(table.id, seats.current(table), options)
     seats.remember(follow.id, token)
-    return redirect(url_for("play.table_page", table_id=follow.id), 303)
+    target = url_for("play.table_page", table_id=follow.id)
+    if htmx:
+        return Response(status=204, headers={"HX-Location": target})
+    return redirect(target, 303)
 
 
 @bp.get("/t/<table_id>/record.json")
@@ -155,37 +186,32 @@ def import_record():
 
 
 def play_context(table: Table, error: str | None = None) -> dict:
-    """Everything the regions of a running game show, for this phone."""
-    return _context(table, seats.current(table), request.values, error)
+    """The table page of a running game: the regions for this phone's perspective
+    (with the selection kept in the query) and ``me``, the seat it holds (shown
+    outside the regions: "Du bist …", ``<main data-me>``)."""
+    me = seats.current(table)
+    return _context(table, screen_for(table.game).perspective(me), request.values, error) | {"me": me}
 
 
-# What differs between phones that see the same (``Screen.perspective``): drawn as
-# stand-ins, filled in per phone. Random per process, so no name can spell one.
-KEY_STAND_IN, CSRF_STAND_IN, NAME_STAND_IN = (f"kt{secrets.token_hex(8)}" for _ in range(3))
-
-
-def _context(table: Table, seat: Seat | None, values, error: str | None = None, shared: bool = False) -> dict:
-    """The regions' context; ``values`` is the selection kept across taps, if any;
-    ``shared`` puts stand-ins where the phones of one perspective differ."""
+def _context(table: Table, perspective: Perspective | None, values, error: str | None = None) -> dict:
+    """What the regions show: the same for every phone of one ``perspective`` (its
+    ``seat`` in the templates: None for a phone that watches); ``values`` is the
+    selection kept across taps, if any."""
     screen = screen_for(table.game)
     with store.game_at(table) as loaded:
         game = loaded.game
         awaiting = game.awaiting
-        legal = game.legal_choices() if awaiting and seat else {}
+        legal = game.legal_choices() if awaiting and perspective else {}
         context = {
-            "table": table, "seat": seat, "screen": screen, "game_title": title(table.game),
+            "table": table, "seat": perspective, "screen": screen, "game_title": title(table.game),
             "state": game.state(), "awaiting": awaiting,
             "turn_name": table.players[awaiting.player] if awaiting and awaiting.player is not None else None,
             "outcome": game.outcome(), "can_undo": bool(game.events),
             "choices": screen.choices(legal), "legal_choices": legal,
             "event_template": screen.event_template(game),
         }
-        context.update(screen.view(game, table, seat, values))
+        context.update(screen.view(game, table, perspective, values))
     context.update(error=error, log=_log(table.id, table.revision, str(get_locale())))
-    if shared:
-        context.update(key=KEY_STAND_IN, seat_name=NAME_STAND_IN, csrf_token=lambda: CSRF_STAND_IN)
-    else:
-        context.update(key=uuid.uuid4().hex, seat_name=seat.name if seat is not None else "")
     return context
 
 
@@ -228,37 +254,42 @@ def _sentence(worded: _Worded) -> str:
 
 
 def render_regions(table: Table, error: str | None = None) -> str:
-    """The four regions and the sync poller as out-of-band swaps. Without a refusal
-    to show they are drawn once per table revision, language and perspective, and
-    filled in for this phone: its idempotency key, CSRF token and name."""
+    """The regions and the sync poller as out-of-band swaps, for this phone: the
+    drawing of its perspective, or with a refusal, drawn for it alone."""
     return _regions_for(table, seats.current(table), error)
 
 
-def _regions_for(table: Table, seat: Seat | None, error: str | None = None) -> str:
+def _regions_for(table: Table, seat: Seat | None, error: str | None = None, view: str | None = None) -> str:
+    perspective = screen_for(table.game).perspective(seat)
     if error is not None:
-        return _draw(_context(table, seat, request.values, error))
-    with store.game_at(table) as loaded:
-        perspective = screen_for(table.game).perspective(loaded.game, seat)
-    key = (table.id, table.revision, str(get_locale()), perspective)
-    with _DRAWING[hash(key) % len(_DRAWING)]:  # phones woken together: one draws, the others find it drawn
-        drawn = _shared_regions(*key)
-    drawn = drawn.replace(KEY_STAND_IN, uuid.uuid4().hex)
-    if CSRF_STAND_IN in drawn:
-        drawn = drawn.replace(CSRF_STAND_IN, generate_csrf())
-    return drawn.replace(NAME_STAND_IN, str(escape(seat.name)) if seat is not None else "")
+        return _draw(_context(table, perspective, request.values, error))
+    return _shared_regions(table, perspective, view)
 
 
+_drawings: LRUCache = LRUCache(maxsize=1024)
+_drawings_lock = threading.Lock()
 _DRAWING = tuple(threading.Lock() for _ in range(64))
 
 
-@functools.lru_cache(maxsize=1024)
-def _shared_regions(table_id: str, revision: int, language: str, perspective) -> str:
-    """The regions with stand-ins, drawn for the asking phone and valid for every
-    phone of the same perspective at this revision and language."""
-    table = store.get_table(table_id)
-    return _draw(_context(table, seats.current(table), {}, shared=True))
+def _shared_regions(table: Table, perspective: Perspective | None, view: str | None) -> str:
+    """The regions of ``view`` at the table's revision in this request's language, as
+    every phone of ``perspective`` sees them: drawn once (phones woken together: one
+    draws, the others wait for its drawing)."""
+    key = (table.id, table.revision, str(get_locale()), perspective, view)
+    with _DRAWING[hash(key) % len(_DRAWING)]:
+        with _drawings_lock:
+            drawn = _drawings.get(key)
+        if drawn is None:
+            drawn = _draw(_context(table, perspective, {}), view)
+            with _drawings_lock:
+                _drawings[key] = drawn
+    return drawn
 
 
-def _draw(context: dict) -> str:
-    return "".join(render_template(f"play/_{region}.html", oob=True, **context)
-                   for region in ("status", "board", "controls", "log", "sync"))
+CENTRE = "centre"  # the table-centre view: read-only, status and board
+REGIONS = {None: ("status", "board", "controls", "log", "sync"), CENTRE: ("status", "board", "sync")}
+
+
+def _draw(context: dict, view: str | None = None) -> str:
+    return "".join(render_template(f"play/_{region}.html", oob=True, view=view, **context)
+                   for region in REGIONS[view])

@@ -196,7 +196,7 @@ def test_a_rematch_seats_both_phones_and_suggests_from_the_games_at_this_table(a
     for game in range(3):                                                   # three games won in a row
         enter_on_page(anna, table_id, events, 0)
         page = ben.get(f"/t/{table_id}").get_data(as_text=True)
-        offered = html.unescape(re.search(r"name=\"options\" value='([^']*)'", page).group(1))
+        offered = json.loads(html.unescape(re.search(r"/rematch\" hx-vals='([^']*)'", page).group(1)))["options"]
         made = anna.post(f"/t/{table_id}/rematch", data={"options": offered})
         assert made.status_code == 303, made.get_data(as_text=True)
         follow = made.headers["Location"].rsplit("/", 1)[-1]

@@ -11,8 +11,6 @@ refused entry keeps it.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -26,7 +24,7 @@ from engine import EngineError
 from engine.birds.rules import LEFT
 
 from ..errors import Refusal
-from .generic import OptionField, Screen
+from .generic import OptionField, Perspective, Screen
 
 SOLO = OptionField("solo", _l("Solo gegen RobinBird"))
 INLINE_MIX_LIMIT = 2   # pair species: mixes up to this many cards are offered at once
@@ -64,13 +62,6 @@ class Tap:
         """The selection as a query (its values are numbers, card and species ids, sides)."""
         return "&".join(f"{name}={value}" for name, value in self.params.items())
 
-    def post_vals(self, version: int, key: str) -> str:
-        """The form of the entry: the event, the version, a key per event (a double tap
-        sends the same one) and the selection."""
-        event = json.dumps(self.event, sort_keys=True)
-        suffix = hashlib.sha1(event.encode()).hexdigest()[:10]
-        return json.dumps({**self.params, "event": event, "version": version, "key": f"{key}-{suffix}"})
-
 
 class BirdScreen(Screen):
     """Screen of both bird games."""
@@ -78,10 +69,10 @@ class BirdScreen(Screen):
     def view(self, game, table, seat, values) -> dict:
         return {"birds": _View(game, table, seat, values).build()}
 
-    def perspective(self, game, seat):
+    def perspective(self, seat) -> Perspective | None:
         """Seated or watching: the own seat, and whether the step is its to tap, are
         marked by the page (``<main data-me>``), not here."""
-        return seat is not None
+        return Perspective() if seat is not None else None
 
     def step_label(self, kind: str) -> str:
         return str(STEPS.get(kind, kind))

@@ -25,6 +25,15 @@ class OptionField:
 
 
 @dataclass(frozen=True)
+class Perspective:
+    """What a phone's regions depend on besides table, revision and language: a seat
+    (``position``), or any seat where the screen draws every seat alike (None).
+    A phone that watches has no perspective (None)."""
+
+    position: int | None = None
+
+
+@dataclass(frozen=True)
 class Choice:
     """A button: a label and the complete event it enters."""
 
@@ -41,16 +50,16 @@ class Screen:
     stylesheet: str | None = None   # an extra file under static/, linked on the game pages
     own_undo: bool = False          # the screen's controls offer undo themselves (e.g. with a confirmation)
 
-    def view(self, game: Game, table, seat, values) -> dict:
-        """Extra template context of a game's own screen (``values``: the request's
-        query or form, e.g. a selection kept across taps); none here."""
+    def view(self, game: Game, table, seat: Perspective | None, values) -> dict:
+        """Extra template context of a game's own screen, for the phones of one
+        perspective (``seat``; None: watching); ``values``: the request's query or
+        form, e.g. a selection kept across taps. None here."""
         return {}
 
-    def perspective(self, game: Game, seat):
-        """What a phone's regions depend on besides the table's revision and the
-        language (its idempotency key, CSRF token and name are filled in per phone):
-        phones with the same perspective are drawn once. Here: the seat itself."""
-        return seat.position if seat is not None else None
+    def perspective(self, seat) -> Perspective | None:
+        """The perspective of a phone holding ``seat`` (None: watching): phones with
+        the same one see the same regions, drawn once. Here: each seat its own."""
+        return Perspective(seat.position) if seat is not None else None
 
     def parse_options(self, form) -> dict:
         """The options chosen in the start page's form (the engine validates them)."""
