@@ -1,8 +1,8 @@
 // Kartentisch on a phone at the table: keeps the screen awake on table pages,
-// resyncs at once after sleep or a network drop (dropping a sync poll held open
-// meanwhile, and says so briefly), refuses entries while offline with a clear
-// message (nothing is queued), registers the service worker, and keeps a memory
-// aid the player opened open when its region is redrawn. The texts come
+// resyncs at once after sleep or a network drop (and says so briefly), refuses
+// entries while offline with a clear message (nothing is queued), registers the
+// service worker, and keeps a memory aid the player opened open when its region
+// is redrawn. The texts come
 // translated from #comfort's data attributes.
 "use strict";
 (function () {
@@ -23,16 +23,51 @@
     if (seconds) hideTimer = setTimeout(function () { banner().hidden = true; }, seconds * 1000);
   }
 
-  // A sync poll held open while the phone slept or lost the network may hang on a
-  // dead connection: drop it; the #sync poller asks afresh (its hx-trigger) when it can.
-  function dropHeldPoll() {
-    const sync = document.getElementById("sync");
-    if (sync) htmx.trigger(sync, "htmx:abort");
+  // The sync poller (#sync) holds one poll open until its table changes; a change
+  // brings the regions and a new poller, which asks again. Polls are never aborted
+  // (htmx reports an abort as an error); a poll whose answer is no longer wanted is
+  // left to finish, and its answer is not swapped in:
+  // * one in flight when this phone sends an entry: the entry's answer brings the regions,
+  //   and the poll's, coming a moment later, would redraw them over a selection begun since;
+  // * one in flight when the page wakes up, loses the connection or comes back online:
+  //   it may hang on a dead connection, so a resync asks at once, without holding;
+  // * one whose poller was replaced by a newer one, which asks from a newer revision.
+  const pollInFlight = new WeakMap();  // poller -> its XHR
+  const unwanted = new WeakSet();      // XHRs whose answers are not swapped in
+  function dropAnswerIfUnwanted(event) {
+    if (unwanted.has(event.detail.xhr) || !event.target.isConnected) event.detail.shouldSwap = false;
+  }
+  function pollerSends(poller, xhr) {
+    if (!pollInFlight.has(poller)) {  // on the poller itself: it may be replaced (detached) before its answer
+      poller.addEventListener("htmx:beforeSwap", dropAnswerIfUnwanted);
+      poller.addEventListener("htmx:afterRequest", function (event) {
+        if (pollInFlight.get(poller) === event.detail.xhr) pollInFlight.set(poller, null);
+      });
+    }
+    pollInFlight.set(poller, xhr);
+  }
+  function dropPollInFlight() {
+    const poller = document.getElementById("sync");
+    const xhr = poller && pollInFlight.get(poller);
+    if (xhr) unwanted.add(xhr);
+  }
+  function resync() {
+    const poller = document.getElementById("sync");
+    if (!poller) return;
+    dropPollInFlight();
+    const url = new URL(poller.getAttribute("hx-get"), location.href);
+    url.searchParams.delete("hold");
+    url.searchParams.delete("rev");  // whatever the revision: the regions, and a new poller
+    htmx.ajax("GET", url.pathname + url.search, {source: document.body, swap: "none"});
   }
 
+  // After a lost connection the poll in flight is presumed dead: its answer, if one
+  // still comes, is dropped, and a resync is tried every second until one is answered.
+  let retrying = null;
   function lostConnection(isEntry) {
     disconnected = true;
-    dropHeldPoll();
+    dropPollInFlight();
+    if (retrying === null) retrying = setInterval(function () { if (navigator.onLine) resync(); }, 1000);
     const refusalShown = !banner().hidden && banner().dataset.kind === "refused";
     if (isEntry || !refusalShown) say(isEntry ? "refused" : "offline");  // a refusal stays until back online
   }
@@ -43,14 +78,14 @@
     event.preventDefault();  // nothing is sent, nothing is queued
     lostConnection(event.detail.requestConfig.verb !== "get");
   });
-  // While this phone's own entry is on its way, its sync poll rests: the entry's answer
-  // brings the new regions and a new poller. A poll held meanwhile would be answered with
-  // the same regions a moment later — and redraw them over a selection begun since.
+  // While this phone's own entry is on its way, no new sync poll starts: the entry's
+  // answer brings the new regions and a new poller.
   const entriesOnTheWay = new Set();  // their XHRs; an answered one is done (readyState 4)
   document.addEventListener("htmx:beforeSend", function (event) {
+    if (event.detail.elt.id === "sync") pollerSends(event.detail.elt, event.detail.xhr);
     if (event.detail.requestConfig.verb === "get") return;
     entriesOnTheWay.add(event.detail.xhr);
-    dropHeldPoll();
+    dropPollInFlight();
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (event.detail.elt.id !== "sync") return;
@@ -64,15 +99,9 @@
     const answered = event.detail.xhr && event.detail.xhr.status > 0;
     if (!answered || !(disconnected || waking)) return;
     disconnected = waking = false;
+    clearInterval(retrying);
+    retrying = null;
     say("back", 3);
-  });
-  document.addEventListener("htmx:configRequest", function (event) {
-    // After sleep or a network drop the resync is answered at once, not held until the
-    // next change: the page needs to know now that it is current.
-    if (event.detail.elt.id !== "sync" || !(disconnected || waking)) return;
-    const url = new URL(event.detail.path, location.href);
-    url.searchParams.delete("hold");
-    event.detail.path = url.pathname + url.search;
   });
   document.addEventListener("submit", function (event) {  // plain forms (join, create, import)
     if (navigator.onLine) return;
@@ -107,10 +136,10 @@
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState !== "visible") return;
       waking = true;
-      dropHeldPoll();
+      resync();
       keepAwake();
     });
-    window.addEventListener("online", dropHeldPoll);
+    window.addEventListener("online", resync);
     if ("wakeLock" in navigator) {
       keepAwake();
     } else if (!window.isSecureContext) {

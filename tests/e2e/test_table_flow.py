@@ -108,6 +108,6 @@ def test_three_phones_play_at_one_table(phone):
     assert wait_until_version((carla,), 6) < SYNC_LIMIT_S
 
     ben.reload()
-    expect(ben.locator("#status .who")).to_have_text("Du bist Ben")
+    expect(ben.locator("header .who")).to_have_text("Du bist Ben")
     expect(ben.locator("#status .version")).to_have_text("v6")
     shot(ben, "4-after-reload-ben")
