@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from engine import GAMES, replay
 from webapp import store
+from webapp.errors import Refusal
 from webapp.extensions import db
 from webapp.models import Event
 
@@ -64,7 +65,7 @@ def test_two_racing_entries_at_one_version_only_one_applies(app, new_table):
                 barrier.wait()
                 try:
                     results.append(store.submit(table.id, None, events[version], version, key=f"{name}{version}"))
-                except store.Refusal as refusal:
+                except Refusal as refusal:
                     results.append(refusal.status)
         threads = [threading.Thread(target=enter, args=(name,)) for name in "ab"]
         for thread in threads:
@@ -122,7 +123,7 @@ def test_an_engine_crash_is_a_422_and_changes_nothing(app, new_table, monkeypatc
         self.rows = "half-changed"
         raise TypeError("engine bug")
     monkeypatch.setattr(GAMES["gleich-und-gleich"], "_apply", crash)
-    with app.app_context(), pytest.raises(store.Refusal) as refused:
+    with app.app_context(), pytest.raises(Refusal) as refused:
         store.submit(table.id, None, events[1], 1)
     assert (refused.value.status, refused.value.code) == (422, "not-understood")
     monkeypatch.undo()

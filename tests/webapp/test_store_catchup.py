@@ -83,7 +83,7 @@ def a_worker_behind(app, table_id: str) -> store.Loaded:
 def catch_up(app, table_id: str, behind: store.Loaded) -> store.Loaded:
     """Put the old game back as the only cached copy and read the table."""
     store.clear_cache()
-    store._cache_put(table_id, behind)
+    store.cache.put(table_id, behind)
     return loaded_now(app, table_id)
 
 
@@ -138,7 +138,7 @@ def test_catching_up_reads_only_the_missing_rows(app, new_table):
         sa.event.listen(db.engine, "before_cursor_execute", count_event_rows)
         try:
             store.clear_cache()
-            store._cache_put(table.id, behind)
+            store.cache.put(table.id, behind)
             with store.game_at(store.get_table(table.id)) as loaded:
                 applied = len(loaded.game.events)
         finally:

@@ -1,0 +1,27 @@
+"""The event store: tables, seats and the append-only event log, split by job.
+
+* ``cache``: the replayed games (one per table, per process) and ``game_at``;
+* ``reads``: looking up tables, seats, the log, a table's history;
+* ``checks``: the checks of input (names, versions, keys, sizes);
+* ``writing``: the one way to change a table (lock, refuse and roll back, commit);
+* ``lobby``: creating, importing and joining tables, the seats, the start, the rematch;
+* ``events``: the append protocol of entries and undos.
+
+The state is always the engine's replay of the events in force; the cache can
+be thrown away at any time. Callers use the names below.
+"""
+from .cache import Loaded, clear_cache, game_at
+from .checks import EVENTS_MAX, KEY_MAX, NAME_MAX, clean_name
+from .events import submit, undo
+from .lobby import create_table, import_table, join, move_seat, new_seat_token, rematch, remove_seat, start
+from .reads import (
+    REVISION_OF_TABLE, bot_names, get_table, history, human_seat_range, is_table_id, log_rows, next_game,
+    record, seat_by_token, seat_of_token, state_answer, table_by_code,
+)
+
+__all__ = [
+    "EVENTS_MAX", "KEY_MAX", "NAME_MAX", "REVISION_OF_TABLE", "Loaded", "bot_names", "clean_name", "clear_cache",
+    "create_table", "game_at", "get_table", "history", "human_seat_range", "import_table", "is_table_id", "join",
+    "log_rows", "move_seat", "new_seat_token", "next_game", "record", "rematch", "remove_seat", "seat_by_token",
+    "seat_of_token", "start", "state_answer", "submit", "table_by_code", "undo",
+]

@@ -1,0 +1,121 @@
+"""The append protocol: an entry (an event or an undo) is appended only at the
+version the phone saw.
+
+(1) The table's version is read; if the entry's ``version`` is not it, the entry
+is a retry whose first try landed (it gets that try's stored answer, found by its
+idempotency ``key``) or comes from a stale phone (409 with the current state).
+(2) The engine applies the event to the game replayed up to ``version``; an
+illegal event is refused (422) and nothing is written. (3) One transaction moves
+the version on only if it is still ``version`` (``UPDATE … WHERE version = v``)
+and inserts the event row with its key and answer; the unique (table, seq) and
+(table, key) back this up. A writer that loses either way answers with the stored
+answer of its key, or a 409.
+"""
+from __future__ import annotations
+
+import sqlalchemy as sa
+from flask import current_app
+from flask_babel import lazy_gettext as _l
+from sqlalchemy.exc import IntegrityError
+
+from engine import IllegalEvent
+
+from ..errors import Refusal
+from ..extensions import db
+from ..models import Event, Seat, Table
+from . import checks
+from .cache import Loaded, game_at
+from .reads import get_table, state_answer, stored_answer
+from .writing import committed
+
+STALE = _l("Gerade hat jemand anderes etwas eingetragen – schau kurz hin und tipp noch einmal")
+
+
+def submit(table_id: str, seat: Seat | None, event, version, key=None) -> dict:
+    """Append one event; answer ``{"version", "state"}``."""
+    return _append(table_id, seat, version, key, lambda loaded: _event_row(loaded, event))
+
+
+def undo(table_id: str, seat: Seat | None, version, key=None) -> dict:
+    """Take back the last event in force; the undo is an entry of its own."""
+    return _append(table_id, seat, version, key, _undo_row)
+
+
+def stale(table: Table) -> Refusal:
+    """The 409 of an entry made at a version the table has left (its answer holds the current state)."""
+    return Refusal(409, "stale-version", STALE, extra=state_answer(table))
+
+
+def _event_row(loaded: Loaded, event) -> dict:
+    effect = loaded.game.apply(event)
+    return {"kind": "event", "event": event, "effect": effect}
+
+
+def _undo_row(loaded: Loaded) -> dict:
+    undone_event = loaded.game.undo()
+    return {"kind": "undo", "undoes": loaded.seqs[-1], "event": undone_event}
+
+
+class _Lost(Exception):
+    """Another writer came first (turned into the stored answer or a 409)."""
+
+
+def _append(table_id: str, seat: Seat | None, version, key, change) -> dict:
+    version, key = checks.version(version), checks.key(key)
+    table = get_table(table_id)
+    if version != table.version:  # read before the key, so a first try's commit is seen here
+        return _stored_or_stale(table_id, key)
+    checks.event_count(version + 1)
+    try:
+        return _write(table, seat, version, key, change)
+    except _Lost:
+        db.session.expire_all()
+        return _stored_or_stale(table_id, key)
+
+
+def _stored_or_stale(table_id: str, key: str | None) -> dict:
+    stored = stored_answer(table_id, key)
+    if stored is None:
+        raise stale(get_table(table_id))
+    return stored
+
+
+def _write(table: Table, seat: Seat | None, version: int, key: str | None, change) -> dict:
+    table_id, seat_id = table.id, (seat.id if seat is not None else None)
+    refusal = None
+    with game_at(table) as loaded:
+        try:
+            row = change(loaded)
+        except IllegalEvent as err:
+            refusal = Refusal.from_engine(err)  # the engine left the game unchanged
+        except Exception:  # an engine bug: the game may be half-changed, so it leaves the cache
+            current_app.logger.exception("engine failed at table %s, version %s", table_id, version)
+            raise Refusal(422, "not-understood", _l("Diese Eingabe wurde nicht verstanden")) from None
+        else:
+            answer = {"version": version + 1, "state": loaded.game.state()}
+            _insert(table_id, seat_id, version, key, row, answer)  # _Lost leaves the changed game out of the cache
+            loaded.version = version + 1
+            if row["kind"] == "undo":
+                loaded.seqs.pop()
+            else:
+                loaded.seqs.append(version + 1)
+    if refusal is not None:
+        raise refusal
+    return answer
+
+
+def _insert(table_id: str, seat_id: int | None, version: int, key: str | None, row: dict, answer: dict) -> None:
+    """The entry's transaction: the version moved on (if still ``version``) and the row inserted."""
+    db.session.rollback()
+    try:
+        with committed():
+            moved = db.session.execute(
+                sa.update(Table).where(Table.id == table_id, Table.version == version)
+                .values(version=version + 1, revision=Table.revision + 1))
+            if moved.rowcount != 1:
+                raise _Lost()
+            db.session.add(Event(table_id=table_id, seq=version + 1, kind=row["kind"], event=row["event"],
+                                 undoes=row.get("undoes"), effect=row.get("effect"), seat_id=seat_id,
+                                 key=key, answer=answer))
+    except IntegrityError:
+        raise _Lost() from None

@@ -1,0 +1,113 @@
+"""Looking things up: tables, seats, the log, a table's history."""
+from __future__ import annotations
+
+import re
+
+import sqlalchemy as sa
+from flask_babel import lazy_gettext as _l
+from sqlalchemy.orm import defer, joinedload
+
+from engine import game_class
+
+from ..errors import NOT_FOUND, Refusal
+from ..extensions import db
+from ..models import Event, Seat, Table, token_hash
+from .cache import game_at
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes
+JOIN_CODE_LENGTH = 6
+REVISION_OF_TABLE = sa.select(Table.revision).where(Table.id == sa.bindparam("table_id"))
+
+
+def is_table_id(table_id) -> bool:
+    """Table ids are ``token_urlsafe``; anything else is no table and never reaches
+    the database (PostgreSQL refuses e.g. a NUL byte with an error, not a miss)."""
+    return isinstance(table_id, str) and TABLE_ID.fullmatch(table_id) is not None
+
+
+def get_table(table_id: str) -> Table:
+    table = db.session.get(Table, table_id) if is_table_id(table_id) else None
+    if table is None:
+        raise Refusal(404, "no-such-table", NOT_FOUND)
+    return table
+
+
+def table_by_code(join_code: str) -> Table:
+    code = (join_code or "").strip().upper()
+    table = None
+    if len(code) == JOIN_CODE_LENGTH and code.isascii() and code.isalnum():  # codes made before may hold vowels
+        table = db.session.execute(sa.select(Table).where(Table.join_code == code)).scalar_one_or_none()
+    if table is None:
+        raise Refusal(404, "no-such-code", _l("Den Tisch-Code {code} gibt es nicht"), {"code": code or "–"})
+    return table
+
+
+def join_code_taken(code: str) -> bool:
+    return db.session.execute(sa.select(Table.id).where(Table.join_code == code)).first() is not None
+
+
+def seat_by_token(table: Table, token: str | None) -> Seat | None:
+    if not token:
+        return None
+    return db.session.execute(
+        sa.select(Seat).where(Seat.table_id == table.id, Seat.token_hash == token_hash(token))
+    ).scalar_one_or_none()
+
+
+def seat_of_token(token: str) -> Seat | None:
+    """The seat a token holds at any table, its table loaded in the same query."""
+    return db.session.execute(
+        sa.select(Seat).where(Seat.token_hash == token_hash(token)).options(joinedload(Seat.table))
+    ).scalar_one_or_none()
+
+
+def bot_names(game: str, options: dict) -> list[str]:
+    """Players the engine plays itself (RobinBird in solo); the server seats them last."""
+    return game_class(game).bot_names(options)
+
+
+def human_seat_range(game: str, options: dict) -> tuple[int, int]:
+    """How many human seats a table needs (the engine's player range minus bots)."""
+    return game_class(game).human_player_range(options)
+
+
+def log_rows(table: Table, limit: int = 30) -> list[Event]:
+    """The newest entries first (without their stored answers: a whole game state each)."""
+    return list(db.session.execute(
+        sa.select(Event).where(Event.table_id == table.id).order_by(Event.seq.desc()).limit(limit)
+        .options(defer(Event.answer, raiseload=True))
+    ).scalars())
+
+
+def record(table: Table) -> dict:
+    with game_at(table) as loaded:
+        return loaded.game.record()
+
+
+def state_answer(table: Table) -> dict:
+    with game_at(table) as loaded:
+        return {"version": loaded.version, "state": loaded.game.state()}
+
+
+def stored_answer(table_id: str, key: str | None) -> dict | None:
+    """The answer an entry with idempotency ``key`` got, if one was made."""
+    if key is None:
+        return None
+    return db.session.execute(
+        sa.select(Event.answer).where(Event.table_id == table_id, Event.key == key)).scalar_one_or_none()
+
+
+def next_game(table: Table) -> Table | None:
+    """The rematch that follows this table, if there is one."""
+    return db.session.execute(sa.select(Table).where(Table.previous_id == table.id)).scalar_one_or_none()
+
+
+def history(table: Table, limit: int) -> list[Table]:
+    """This table and the games before it (rematches), newest first, at most ``limit``."""
+    found = [table]
+    while len(found) < limit and found[-1].previous_id is not None:
+        previous = db.session.get(Table, found[-1].previous_id)
+        if previous is None:
+            break
+        found.append(previous)
+    return found
