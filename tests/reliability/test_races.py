@@ -25,7 +25,7 @@ from phones import Phone, seat_players  # noqa: E402
 
 RACE_PAIRS = int(os.environ.get("KT_RACE_PAIRS", "500"))
 GAME, PLAYERS = "gleich-und-gleich", ["Anna", "Ben", "Carla", "Dora", "Emil"]
-CHANGED = "Der Tisch hat sich geändert"
+CHANGED = "Gerade hat jemand anderes etwas eingetragen"
 
 
 def games_with_events(total: int) -> list[list[dict]]:

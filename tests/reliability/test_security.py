@@ -205,7 +205,7 @@ def test_size_limits_names_requests_and_entries(client, new_table, monkeypatch):
     imported = client.post("/api/tables", json={"record": {**record, "players": ["Anna", "x" * (store.NAME_MAX + 1)]}})
     assert imported.status_code == 422 and imported.json["code"] == "bad-name"
 
-    monkeypatch.setattr(store, "EVENTS_MAX", 4)
+    monkeypatch.setattr(store.checks, "EVENTS_MAX", 4)
     table = new_table(names=("Anna", "Ben", "Carla"))
     events = random_record("gleich-und-gleich", {}, 3, 2)["events"]
     for version, event in enumerate(events[:4]):
