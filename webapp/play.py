@@ -62,7 +62,7 @@ def table_page(table_id: str):
     table = store.get_table(table_id)
     if not table.started:
         return render_template("tables/lobby.html", **lobby_context(table))
-    return render_template("play/table.html", **play_context(table))
+    return render_template("play/table.html", lost_seat=seats.lost(table), **play_context(table))
 
 
 @bp.get("/t/<table_id>/mitte")

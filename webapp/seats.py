@@ -14,6 +14,20 @@ def remember(table_id: str, token: str) -> None:
     session.permanent = True
 
 
+def forget(table_id: str) -> None:
+    """This browser no longer holds a seat at the table (e.g. after it was handed on)."""
+    seats = dict(session.get("seats", {}))
+    if seats.pop(table_id, None) is not None:
+        session["seats"] = seats
+
+
+def lost(table: Table) -> bool:
+    """Whether this browser held a seat at ``table`` that was handed to another phone
+    (or removed): it keeps a token that matches no seat any more."""
+    token = session.get("seats", {}).get(table.id)
+    return token is not None and store.seat_by_token(table, token) is None
+
+
 def current(table: Table) -> Seat | None:
     """The seat of this browser at ``table``, or None for a viewer."""
     return store.seat_by_token(table, session.get("seats", {}).get(table.id))
