@@ -250,7 +250,7 @@ class _Worded:
 @functools.lru_cache(maxsize=16384)
 def _sentence(worded: _Worded) -> str:
     """An entry's sentence, worded once: a new revision words only its new entry."""
-    return str(worded.screen.log_sentence(worded.entry, list(worded.players)))
+    return str(worded.screen.log_line(worded.entry, list(worded.players)))
 
 
 def render_regions(table: Table, error: str | None = None) -> str:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import io
+import ipaddress
+from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
@@ -35,12 +37,39 @@ def qr_svg(data: str) -> str:
     return out.getvalue().decode()
 
 
+def on_this_machine() -> bool:
+    """Whether this request came in on the server's own machine (localhost, 127.x, ::1):
+    an address no phone can open."""
+    host = urlsplit(request.host_url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def phone_url(endpoint: str, **values) -> str:
+    """An absolute URL for the phones (a link, a QR code): on the LAN address the run
+    command found (``LAN_URL``, contract C9) when this request came in on localhost,
+    else on the address this request came in on."""
+    lan = current_app.config.get("LAN_URL")
+    if lan and on_this_machine():
+        return lan.rstrip("/") + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)
+
+
+def unreachable_for_phones() -> bool:
+    """Opened on localhost, and no LAN address known: the links would reach no phone."""
+    return on_this_machine() and not current_app.config.get("LAN_URL")
+
+
 def join_url(table: Table) -> str:
-    return url_for("tables.join", code=table.join_code, _external=True)
+    return phone_url("tables.join", code=table.join_code)
 
 
 def seat_url(table: Table, token: str) -> str:
-    return url_for("play.take_seat", table_id=table.id, token=token, _external=True)
+    return phone_url("play.take_seat", table_id=table.id, token=token)
 
 
 @bp.get("/")
@@ -115,7 +144,7 @@ def _lobby_action(table_id: str, action):
 
 def _position() -> int:
     try:
-        return int(request.form.get("seat", ""))
+        return int(request.values.get("seat", ""))
     except ValueError:
         raise Refusal(400, "bad-seat", _l("Bitte einen Platz angeben")) from None
 
@@ -141,6 +170,15 @@ def seat_link(table_id: str):
     return render_template("tables/_seat_link.html", seat=seat, url=url, qr=qr_svg(url))
 
 
+@bp.post("/t/<table_id>/watch")
+def watch(table_id: str):
+    """A phone whose seat went to another phone lets go of it and watches."""
+    table = store.get_table(table_id)
+    if seats.current(table) is None:
+        seats.forget(table.id)
+    return redirect(url_for("play.table_page", table_id=table.id), 303)
+
+
 @bp.post("/t/<table_id>/start")
 def start_game(table_id: str):
     target = url_for("play.table_page", table_id=table_id)
@@ -154,7 +192,8 @@ def lobby_context(table: Table) -> dict:
     lo, hi = store.human_seat_range(table.game, table.options)
     return {"table": table, "game_title": title(table.game), "join_url": join_url(table), "screen": screen_for(table.game),
             "seat": seats.current(table), "seat_range": (lo, hi), "bots": store.bot_names(table.game, table.options),
-            "can_start": lo <= len(table.seats) <= hi}
+            "can_start": lo <= len(table.seats) <= hi, "unreachable": unreachable_for_phones(),
+            "lost_seat": seats.lost(table)}
 
 
 def render_lobby(table: Table, oob: bool = False, error: str | None = None) -> str:

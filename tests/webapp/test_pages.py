@@ -258,3 +258,57 @@ def test_lobby_pollers_follow_the_start_to_the_game_page(app, client):
     assert moved.status_code == 204 and moved.headers["HX-Location"] == f"/t/{table_id}"
     assert ben.get(f"/t/{table_id}/sync?rev=nope&phase=play").status_code == 200
     assert ben.get("/t/unknown/sync?rev=1").status_code == 404
+
+
+def test_a_seat_goes_to_another_phone_only_after_a_question_that_names_it(app, client):
+    table_id, (ben,) = started_table(app, client)
+    page = client.get(f"/t/{table_id}").text
+    assert "<select" not in page, "no drop-down that defaults to a seat"
+    assert "Den Platz von Ben an ein anderes Handy geben?" in page and "Ja, neuer Link für Ben" in page
+    assert "Deinen Platz (Anna) an ein anderes Handy geben?" in page
+    link = client.post(f"/t/{table_id}/seats/link", data={"seat": 1}, headers=HX)
+    url = re.search(r'href="(http[^"]+/s/[^"]+)"', link.text).group(1)
+    app.test_client().get(url.replace("http://localhost", ""))
+    lost = ben.get(f"/t/{table_id}").text
+    assert "Dein Platz ist jetzt auf einem anderen Handy." in lost and "Du schaust zu" in lost
+    assert ben.post(f"/t/{table_id}/watch").status_code == 303
+    assert "Dein Platz ist jetzt auf einem anderen Handy." not in ben.get(f"/t/{table_id}").text
+    assert "anderen Handy." not in client.get(f"/t/{table_id}").text
+
+
+def test_a_table_opened_on_localhost_hands_out_the_lan_address(make_app):
+    app = make_app(LAN_URL="http://192.168.1.23:8000")
+    client = app.test_client()
+    table_id = create_by_form(client)
+    code = join_code(app, table_id)
+    lobby = client.get(f"/t/{table_id}").text
+    assert f'id="join-url">http://192.168.1.23:8000/j/{code}<' in lobby and "localhost" not in lobby
+    made = client.post("/api/tables", json={"game": "gemeinsame-sache", "name": "Anna"}).json
+    assert made["join_url"].startswith("http://192.168.1.23:8000/j/")
+    on_the_lan = client.get(f"/t/{table_id}", base_url="http://192.168.1.40:8000").text
+    assert f"http://192.168.1.40:8000/j/{code}" in on_the_lan
+
+
+def test_without_a_lan_address_the_lobby_says_no_phone_can_join(app, client):
+    table_id = create_by_form(client)
+    assert "kein Handy kann diesen Link oder QR-Code öffnen" in client.get(f"/t/{table_id}").text
+    elsewhere = client.get(f"/t/{table_id}", base_url="http://192.168.1.40:8000").text
+    assert "kein Handy kann" not in elsewhere
+
+
+def test_the_lobby_counts_seats_in_words(app, client):
+    solo = create_by_form(client, game="cubirds", solo="1")
+    assert "Ein Platz: du spielst allein." in client.get(f"/t/{solo}").text
+    assert "Genau 2 Plätze" in client.get(f"/t/{create_by_form(client, game='gemeinsame-sache')}").text
+    assert "2 bis 5 Plätze" in client.get(f"/t/{create_by_form(client)}").text
+
+
+def test_the_lobby_links_the_games_stylesheet(client):
+    lobby = client.get(f"/t/{create_by_form(client, game='gemeinsame-sache')}").text
+    assert "rummy.css" in lobby
+
+
+def test_no_version_number_on_screen(app, client):
+    table_id, _ = started_table(app, client)
+    page = client.get(f"/t/{table_id}").text
+    assert re.search(r'<small class="version" hidden>v0</small>', page)

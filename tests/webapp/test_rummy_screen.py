@@ -225,3 +225,15 @@ def test_a_start_that_can_no_longer_be_completed_is_flagged_and_ending_is_offere
     assert f"Ansatz {dead[0]['id']} (" in page and "lässt sich nicht mehr ergänzen" in page
     assert all(f"{label(w['card'])} im Ablagestapel" in page for w in dead[0]["where"] if w["place"] == "discard")
     assert '<details class="give-up" open>' in page and {"type": "give-up"} in entry_events(page)
+
+
+def test_the_log_names_who_entered_for_whom_and_what_was_taken_back(app, client, rummy_table):
+    table = rummy_table()
+    enter(client, table, [{"type": "setup", "first_discard": "QH", "first_player": 1},   # Ben begins …
+                          {"type": "draw", "from": "pile"}])                            # … Anna enters his draw
+    ben = seated(app, table, 1)
+    undone = ben.post(f"/t/{table.id}/undo", data={"version": 2}, headers={"HX-Request": "true"}).get_data(as_text=True)
+    log = undone[undone.index('id="log"'):]
+    assert "Ben nimmt zurück: vom Ziehstapel gezogen" in log
+    assert "Anna für Ben: vom Ziehstapel gezogen" in log
+    assert "Anna: gegeben, erste Ablage D♥" in log      # the setup is nobody's move

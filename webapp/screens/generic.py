@@ -89,6 +89,25 @@ class Screen:
         awaiting = game.awaiting
         return json.dumps({"type": awaiting.kind}) if awaiting else ""
 
+    def log_line(self, entry, players: list[str]) -> str:
+        """The log's line for an Event row: the screen's sentence, and who entered it
+        when that was someone else than whose move it was ("Carla für Ben: …")."""
+        actor = self.actor(entry)
+        if entry.kind == "event" and entry.seat is not None and actor is not None and entry.seat.position != actor:
+            return _("%(by)s für %(player)s: %(what)s", by=entry.seat.name, player=players[actor],
+                     what=self.log_action(entry, players))
+        return self.log_sentence(entry, players)
+
+    def actor(self, entry) -> int | None:
+        """Whose move an entry was: the player the engine's effect names (None for a
+        step of the whole table)."""
+        return (entry.effect or {}).get("player")
+
+    def log_action(self, entry, players: list[str]) -> str:
+        """The sentence after "Carla für Ben:"; screens whose sentences begin with the
+        player's name give it without."""
+        return self.log_sentence(entry, players)
+
     def log_sentence(self, entry, players: list[str]) -> str:
         """One line of the log for an Event row."""
         who = entry.seat.name if entry.seat is not None else _("Import")

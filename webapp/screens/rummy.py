@@ -170,11 +170,18 @@ class RummyScreen(Screen):
         return cards_text([f"{JOKER}:{stands}" if stands else event["card"]]) if event["card"] == JOKER and stands \
             else cards_text([event["card"]])
 
+    def actor(self, entry) -> int | None:
+        """The setup is the whole table's step (its effect names who begins)."""
+        return None if (entry.event or {}).get("type") == "setup" else super().actor(entry)
+
+    def log_action(self, entry, players: list[str]) -> str:
+        return self.event_label(entry.event or {"type": "?"})
+
     def log_sentence(self, entry, players: list[str]) -> str:
         who = entry.seat.name if entry.seat is not None else _("Import")
-        what = self.event_label(entry.event or {"type": "?"})
+        what = self.log_action(entry, players)
         if entry.kind == "undo":
-            return _("%(who)s hat zurückgenommen: %(event)s", who=who, event=what)
+            return _("%(who)s nimmt zurück: %(event)s", who=who, event=what)
         return f"{who}: {what}"
 
     # --- the view -----------------------------------------------------------------------
