@@ -111,12 +111,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     _init_limiter(app)
     htmx.init_app(app)
 
-    from . import api, compression, errors, fastsync, play, pwa, security, tables
+    from . import api, compression, errors, fastsync, play, pwa, rulebook, security, tables
 
     app.register_blueprint(tables.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pwa.bp)
+    app.register_blueprint(rulebook.bp)
     csrf.exempt(api.bp)
     errors.register(app)
     play.init_app(app)
