@@ -114,7 +114,7 @@ def _entered(table_id: str, action) -> str | Response:
     except Refusal as refusal:
         if not htmx:
             raise
-        return Response(render_regions(store.get_table(table_id), error=refusal.message), status=refusal.status)
+        return Response(render_regions(store.get_table(table_id), error=refusal), status=refusal.status)
     if not htmx:
         return redirect(url_for("play.table_page", table_id=table_id), 303)
     return render_regions(store.get_table(table_id))
@@ -185,7 +185,7 @@ def import_record():
     return redirect(url_for("play.table_page", table_id=table.id), 303)
 
 
-def play_context(table: Table, error: str | None = None) -> dict:
+def play_context(table: Table, error: Refusal | None = None) -> dict:
     """The table page of a running game: the regions for this phone's perspective
     (with the selection kept in the query) and ``me``, the seat it holds (shown
     outside the regions: "Du bist …", ``<main data-me>``)."""
@@ -193,7 +193,7 @@ def play_context(table: Table, error: str | None = None) -> dict:
     return _context(table, screen_for(table.game).perspective(me), request.values, error) | {"me": me}
 
 
-def _context(table: Table, perspective: Perspective | None, values, error: str | None = None) -> dict:
+def _context(table: Table, perspective: Perspective | None, values, error: Refusal | None = None) -> dict:
     """What the regions show: the same for every phone of one ``perspective`` (its
     ``seat`` in the templates: None for a phone that watches); ``values`` is the
     selection kept across taps, if any."""
@@ -211,7 +211,12 @@ def _context(table: Table, perspective: Perspective | None, values, error: str |
             "event_template": screen.event_template(game),
         }
         context.update(screen.view(game, table, perspective, values))
-    context.update(error=error, log=_log(table.id, table.revision, str(get_locale())))
+        undone_next = loaded.seqs[-1] if loaded.seqs else None
+        undone_words = screen.event_label(game.events[-1]) if game.events else None
+    log = _log(table.id, table.revision, str(get_locale()))
+    # what the next undo takes back: the log's line of the last entry in force
+    undo_sentence = next((sentence for entry, sentence in log if entry.seq == undone_next), undone_words)
+    context.update(error=error, log=log, undo_sentence=undo_sentence)
     return context
 
 
@@ -253,13 +258,13 @@ def _sentence(worded: _Worded) -> str:
     return str(worded.screen.log_line(worded.entry, list(worded.players)))
 
 
-def render_regions(table: Table, error: str | None = None) -> str:
+def render_regions(table: Table, error: Refusal | None = None) -> str:
     """The regions and the sync poller as out-of-band swaps, for this phone: the
     drawing of its perspective, or with a refusal, drawn for it alone."""
     return _regions_for(table, seats.current(table), error)
 
 
-def _regions_for(table: Table, seat: Seat | None, error: str | None = None, view: str | None = None) -> str:
+def _regions_for(table: Table, seat: Seat | None, error: Refusal | None = None, view: str | None = None) -> str:
     perspective = screen_for(table.game).perspective(seat)
     if error is not None:
         return _draw(_context(table, perspective, request.values, error))
