@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import json
 import ipaddress
 from urllib.parse import urlsplit
 
@@ -184,7 +185,8 @@ def start_game(table_id: str):
     target = url_for("play.table_page", table_id=table_id)
     answer = _lobby_action(table_id, lambda: store.start(table_id))
     if htmx and answer.status_code == 200:
-        return Response(status=204, headers={"HX-Location": target})
+        # the game page from its top: the step is there, wherever the lobby was scrolled to
+        return Response(status=204, headers={"HX-Location": json.dumps({"path": target, "swap": "outerHTML show:window:top"})})
     return answer
 
 

@@ -20,8 +20,11 @@ RUN_AXE = """async () => {
 }"""
 
 # Controls a finger must hit; a control inside a <label> is hit through the label.
-# Links inside running text are exempt (WCAG 2.5.8), standalone links are not.
-SMALL_TARGETS = """min => {
+# Links inside running text are exempt (WCAG 2.5.8), standalone links are not. The keys of a
+# card pad laid out like the deck (13 across, so that a step fits one screen, #18 point 1)
+# need the 24 px of WCAG 2.5.8 (AA) instead of the 44 px (AAA) everything else gets.
+PAD_KEY_MIN_PX = 24
+SMALL_TARGETS = """([min, padMin]) => {
   const small = [];
   for (const el of document.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, summary")) {
     const target = el.closest("label") || el;
@@ -31,7 +34,8 @@ SMALL_TARGETS = """min => {
       const block = el.parentElement.closest("p, li, dd, td");
       if (block && block.textContent.trim() !== el.textContent.trim()) continue;
     }
-    if (box.width < min || box.height < min) {
+    const least = el.closest(".picker") ? padMin : min;
+    if (box.width < least || box.height < least) {
       const name = (el.getAttribute("aria-label") || el.textContent || el.name || "").trim().slice(0, 40);
       small.push(`${el.tagName.toLowerCase()} "${name}" is ${Math.round(box.width)}×${Math.round(box.height)} px`);
     }
@@ -75,7 +79,7 @@ def test_touch_targets_are_at_least_44_px(player_and_viewer):
     failures = {}
     for stop, page in tour(player, viewer, "de"):
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-        small = page.evaluate(SMALL_TARGETS, MIN_TARGET_PX)
+        small = page.evaluate(SMALL_TARGETS, [MIN_TARGET_PX, PAD_KEY_MIN_PX])
         if small:
             failures[stop] = small
     assert not failures, f"touch targets under {MIN_TARGET_PX} px\n" + report(failures)

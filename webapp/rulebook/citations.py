@@ -184,6 +184,9 @@ def _birds(s: dict) -> dict:
         "setup-complete": Why((s["rows"],)),
         "setup-incomplete": Why((s["rows"], s["hands"], s["collection"])),
         "species-gone": Why((s["play"],)),
+        "species-exhausted": Why((s["count"],), None if s["cubirds"] else 1),
+        "setup-discard-species": Why((s["rows"],), 0),
+        "kept-needs-rank": MALFORMED, "no-such-species": MALFORMED,
         "bad-cards": MALFORMED, "bad-count": MALFORMED, "bad-dealer": MALFORMED, "bad-rows": MALFORMED,
         "missing-field": MALFORMED, "no-such-card": MALFORMED, "no-such-row": MALFORMED, "no-such-side": MALFORMED,
         "not-solo": MALFORMED, "setup-empty": MALFORMED, "unknown-event": MALFORMED, "unknown-field": MALFORMED,
@@ -195,7 +198,8 @@ GLEICH_UND_GLEICH = _birds({
     "refill": GG_REFILL, "refill_decision": 4, "draw": GG_DRAW, "flock": (GG_FLOCK_SHOW, GG_FLOCK_ONE),
     "deal": GG_DEAL, "count": GG_SPECIES, "no_deal": GG_NO_DEAL, "win": GG_WIN, "turn": GG_TWO_STEPS,
 }) | {"step:play": Why((GG_PLAY, GG_ENDS)), "row-species": Why((GG_ROWS, GG_ROW_DOUBLE), 0),
-      "card-exhausted": Why((GG_DECK, GG_SPECIES), 1)}
+      "card-exhausted": Why((GG_DECK, GG_SPECIES), 1), "species-exhausted": Why((GG_DECK, GG_SPECIES), 1),
+      "setup-discard-species": Why((GG_ROWS, GG_ROW_DOUBLE), 0)}
 GLEICH_UND_GLEICH.pop("step:robin-draw")
 
 CUBIRDS = _birds({

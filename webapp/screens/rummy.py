@@ -186,14 +186,14 @@ class RummyScreen(Screen):
 
     # --- the view -----------------------------------------------------------------------
     def view(self, game: GemeinsameSache, table, seat, values) -> dict:
-        """What the board and controls show; ``values`` may hold the ``card`` tapped in the picker."""
+        """What the board and the step show; ``values`` may hold the ``card`` tapped in the picker."""
         player = seat.position if seat is not None else None
         state = game.state()
         view = {"board": self._board(game, state, player)}
         if game.awaiting is None:
             view["next"] = self._next(game, table)
-        if player is not None and game.awaiting is not None:
-            view["controls"] = self._controls(game, state, player, values.get("card", ""))
+        elif player is not None:
+            view["step"] = self._step(game, state, player, values.get("card", ""))
         return {"rummy": view}
 
     def _board(self, game: GemeinsameSache, state: dict, player: int | None) -> dict:
@@ -214,8 +214,8 @@ class RummyScreen(Screen):
         } for p in order]
         return {
             "level": LEVEL_LABELS[options["level"]], "size": size, "pace": pace,
-            "fill": round(100 * state["draw_pile"] / size) if size else 0,
-            "sides": sides, "turns": state["turns"], "pickups": state["discard_pickups"],
+            "sides": sides, "turns": state["turns"], "turns_played": _turns_played(game, state),
+            "pickups": state["discard_pickups"],
             "figures": [{"id": f.id, "kind": f.kind, "cards": [card(c) for c in f.cards]} for f in game.figures],
             "discard_top": card(state["discard"][-1]) if state["discard"] else None,
             "discard_size": len(state["discard"]), "open_hands": options["open_hands"],
@@ -239,89 +239,129 @@ class RummyScreen(Screen):
                 "same": level_text(game.options), "changes": options != game.options,
                 "next_game": level_text(follow.options) if (follow := store.next_game(table)) else None}
 
-    def _controls(self, game: GemeinsameSache, state: dict, player: int, picked: str) -> dict:
-        """The controls of a seated phone: only the player on turn gets buttons."""
+    def _step(self, game: GemeinsameSache, state: dict, player: int, picked: str) -> dict:
+        """The step on a seated phone: only the player on turn (anyone at the setup) gets taps."""
         legal = game.legal_choices()
-        controls = {"kind": legal["kind"], "mine": legal["kind"] == "setup" or legal.get("player") == player}
-        if not controls["mine"]:
-            return controls
+        step = {"kind": legal["kind"], "mine": legal["kind"] == "setup" or legal.get("player") == player,
+                "pile": state["draw_pile"]}
+        if not step["mine"]:
+            return step
         if legal["kind"] == "setup":
-            controls["set_aside"] = state["set_aside"]
-            controls["first_players"] = [Choice(_("%(name)s beginnt", name=game.players[p]),
-                                                {"type": "setup", "first_discard": picked, "first_player": p})
+            step.update(self._picker(game, player, "setup", picked), set_aside=state["set_aside"])
+            if step["picked"] is not None:
+                step["first_players"] = [Choice(_("%(name)s beginnt", name=game.players[p]),
+                                                {"type": "setup", "first_discard": step["picked"].code, "first_player": p})
                                          for p in legal["first_player"]]
         elif legal["kind"] == "draw":
-            controls["draw"] = {**legal, "discard_reason": reason_text(legal["discard_reason"])}
-            controls["discard_top"] = card(legal["discard_top"]) if legal["discard_top"] else None
+            top = card(legal["discard_top"]) if legal["discard_top"] else None
+            step.update(discard_top=top, loss_due=legal["loss_due"], spots=self._spots(game, player, None),
+                        discard_reason=None if legal["discard"] else reason_text(legal["discard_reason"]))
+            if legal["pile"]:
+                step["from_pile"] = Choice(_("Vom Ziehstapel ziehen"), {"type": "draw", "from": "pile"})
+            if top is not None and legal["discard"]:
+                step["from_discard"] = Choice(_("%(card)s von der Ablage nehmen", card=cards_text([top.code])),
+                                              {"type": "draw", "from": "discard"})
         else:
-            controls["act"] = legal
-            controls["pickup"] = card(legal["pickup"]) if legal["pickup"] else None
-        if legal["kind"] in ("setup", "act"):
-            controls.update(self._picker(game, player, legal["kind"], picked))
-        return controls
+            step.update(self._picker(game, player, "act", picked), hand=legal["hand"],
+                        pickup=card(legal["pickup"]) if legal["pickup"] else None)
+            code = step["picked"].code if step["picked"] else None
+            step["spots"] = self._spots(game, player, code)
+            if code:
+                step.update(self._lays(game, player, code, legal))
+            if legal["end_turn"]:
+                step["end_turn"] = Choice(_("Zug beenden (Hand leer)"), {"type": "end-turn"})
+        return step
 
     def _picker(self, game: GemeinsameSache, player: int, kind: str, picked: str) -> dict:
-        """The 4 × 13 + joker picker (public cards greyed out, unless known in this
-        hand) and, for a picked card, the buttons of every place it may go."""
+        """The 4 × 13 + joker picker (cards whose place is known greyed out, unless known
+        in this hand) and the card picked in it."""
         possible = game.hand_candidates(player)
-        open_cards = set() if kind == "setup" else set(REAL_CARDS) - set(possible["cards"])
+        gone = set() if kind == "setup" else set(REAL_CARDS) - set(possible["cards"])
         jokers_free = kind == "setup" or possible["jokers"] > 0
-        rows = [[(card(rank + suit), rank + suit in open_cards) for rank in RANKS] for suit in SUITS]
+        rows = [(SUIT_SYMBOLS[suit], SUIT_NAMES[suit], [(card(rank + suit), rank + suit in gone) for rank in RANKS])
+                for suit in SUITS]
         found = {"rows": rows, "joker": (card(JOKER), not jokers_free), "picked": None}
-        if not picked:
-            return found
-        try:
-            picked = check_card(picked)
-        except IllegalEvent as err:
-            found["pick_error"] = Refusal.from_engine(err).message
-            return found
-        found["picked"] = card(picked)
-        if kind == "act":
-            found["places"] = self._places(game, player, picked)
+        if picked:
+            try:
+                found["picked"] = card(check_card(picked))
+            except IllegalEvent as err:
+                found["pick_error"] = Refusal.from_engine(err).message
         return found
 
-    def _places(self, game: GemeinsameSache, player: int, code: str) -> dict:
-        """Buttons for one picked card, grouped: complete, lay off, swap, start with, discard."""
-        legal = game.legal_choices()
-        places = {"complete": [], "lay_off": [], "swap": [], "start_with": [], "discard": None,
-                  "discard_reason": reason_text(legal["discard_reason"])}
-        starts = {s.id: s for s in game.open_starts}
-        figures = {f.id: f for f in game.figures}
-        for fit in game.fits(code, player):
+    def _spots(self, game: GemeinsameSache, player: int, code: str | None) -> list[dict]:
+        """The open starts (the partner's first) and the figures, each with the places
+        the picked card may take there (the engine's ``fits``): one button per place."""
+        places: dict[tuple, list] = {}
+        for fit in game.fits(code, player) if code else ():
             action = fit["action"]
-            if action == "complete":
-                start = starts[fit["start"]]
-                where = _("Ansatz %(id)s (%(cards)s) ergänzen", id=start.id, cards=cards_text(start.cards))
-                places["complete"] += self._joker_choices(where, {"type": "complete", "start": start.id, "card": code},
-                                                          fit["as"], start.kind == "set")
-            elif action == "lay-off":
-                figure = figures[fit["figure"]]
-                where = _("An Figur %(id)s (%(cards)s) anlegen", id=figure.id, cards=cards_text(figure.cards))
-                places["lay_off"] += self._joker_choices(where, {"type": "lay-off", "figure": figure.id, "card": code},
-                                                         fit["as"], figure.kind == "set")
-            elif action == "swap":
-                figure = figures[fit["figure"]]
-                places["swap"].append(Choice(
-                    _("Joker aus Figur %(id)s (%(cards)s) holen", id=figure.id, cards=cards_text(figure.cards)),
-                    {"type": "swap", "figure": figure.id, "card": code}))
-            elif action == "start" and legal["can_start"]:
-                places["start_with"] = [Choice(card(other).short, {"type": "start", "cards": [code, other]})
-                                        for other in fit["with"]]
-        if legal["discard"]:
-            places["discard"] = Choice(_("%(card)s abwerfen", card=cards_text([code])), {"type": "discard", "card": code})
-        return places
+            if action == "start":
+                continue
+            target = ("start", fit["start"]) if action == "complete" else ("figure", fit["figure"])
+            places.setdefault(target, []).extend(self._place_choices(game, fit, code))
+        partner = [s for s in game.open_starts if s.owner != player]
+        own = [s for s in game.open_starts if s.owner == player]
+        spots = [{"kind": "start", "id": s.id, "owner": game.players[s.owner], "mine": s.owner == player,
+                  "cards": [card(c) for c in s.cards], "places": places.get(("start", s.id), [])}
+                 for s in partner + own]
+        spots += [{"kind": "figure", "id": f.id, "cards": [card(c) for c in f.cards],
+                   "places": places.get(("figure", f.id), [])} for f in game.figures]
+        return spots
 
-    @staticmethod
-    def _joker_choices(where: str, event: dict, stands_for: list | None, free_in_set: bool) -> list[Choice]:
-        """One button for a real card; for a joker one per card it may stand for
-        (and, in a set, one that says nothing)."""
-        if stands_for is None:
-            return [Choice(where, event)]
-        choices = [Choice(_("%(where)s – Joker als %(card)s", where=where, card=cards_text([c])), {**event, "as": c})
-                   for c in stands_for]
-        if free_in_set:
-            choices.append(Choice(_("%(where)s – Joker ohne bestimmte Karte", where=where), event))
-        return choices
+    def _place_choices(self, game: GemeinsameSache, fit: dict, code: str) -> list["Place"]:
+        """The buttons of one fit: for a joker in a run one per card it may stand for;
+        in a set a joker says nothing (it stands for any missing suit, rules README 5)."""
+        action = fit["action"]
+        if action == "swap":
+            return [Place(_("Joker aus Figur %(id)s gegen %(card)s tauschen", id=fit["figure"], card=cards_text([code])),
+                          {"type": "swap", "figure": fit["figure"], "card": code}, card(code), "swap")]
+        if action == "complete":
+            target = next(s for s in game.open_starts if s.id == fit["start"])
+            event, verb = {"type": "complete", "start": target.id, "card": code}, "complete"
+
+            def label(played: str) -> str:
+                return _("Ansatz %(id)s (%(cards)s) mit %(card)s ergänzen", id=target.id,
+                         cards=cards_text(target.cards), card=cards_text([played]))
+        else:
+            target = next(f for f in game.figures if f.id == fit["figure"])
+            event, verb = {"type": "lay-off", "figure": target.id, "card": code}, "low" if fit["end"] == "low" else "high"
+
+            def label(played: str) -> str:
+                return _("%(card)s an Figur %(id)s (%(cards)s) anlegen", id=target.id,
+                         cards=cards_text(target.cards), card=cards_text([played]))
+        if fit["as"] is None or target.kind == "set":
+            return [Place(label(code), event, card(code), verb)]
+        return [Place(label(f"{JOKER}:{c}"), {**event, "as": c}, card(f"{JOKER}:{c}"), verb) for c in fit["as"]]
+
+    def _lays(self, game: GemeinsameSache, player: int, code: str, legal: dict) -> dict:
+        """For a picked card: the new starts it can open (with a card not yet seen, or
+        known in this hand, as the engine says) and its discard."""
+        found = {"start_with": [], "discard": None, "discard_reason": reason_text(legal["discard_reason"])}
+        if legal["can_start"]:
+            fit = next((f for f in game.fits(code, player) if f["action"] == "start"), None)
+            found["start_with"] = [Place(_("Ansatz %(cards)s legen", cards=cards_text([code, other])),
+                                         {"type": "start", "cards": [code, other]}, card(other), "start")
+                                   for other in (fit["with"] if fit else [])]
+        if legal["discard"]:
+            found["discard"] = Choice(_("%(card)s abwerfen", card=cards_text([code])), {"type": "discard", "card": code})
+        return found
+
+
+@dataclass(frozen=True)
+class Place:
+    """A button at a start or figure: the event, the card it adds (a joker with what it
+    stands for; for a new start the other card) and how (``verb``: complete, low / high:
+    laid off at that end, swap, start)."""
+
+    label: str
+    event: dict
+    card: Card
+    verb: str
+
+
+def _turns_played(game: GemeinsameSache, state: dict) -> int:
+    """Turns begun: a game won in the middle of a turn (by a lay, before any discard) counts that turn."""
+    ended_mid_turn = state["status"] == "won" and game.events and game.events[-1]["type"] in ("complete", "lay-off")
+    return state["turns"] + (1 if ended_mid_turn else 0)
 
 
 screen = RummyScreen()
