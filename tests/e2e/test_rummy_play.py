@@ -75,9 +75,18 @@ class Phones:
         self.taps = 0
         self.steps: list[dict] = []
         self.errors: list[str] = []
+        self.shot: set[str] = set()
         for page in self.pages:
             page.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
         self.game = new_game("gemeinsame-sache", options, ["Anna", "Ben"])   # says whose phone taps next
+
+    def shoot_first(self, page, kind: str) -> None:
+        """The first screen of each kind of step, on the phone on turn and (once) the phone that waits."""
+        if kind not in self.shot:
+            self.shot.add(kind)
+            save_shot(page, f"step-{kind}")
+            if kind == "draw":
+                save_shot(self.pages[1 - self.pages.index(page)], "waiting")
 
     def check_step(self, page) -> None:
         """The step on screen, seen from the page's top (where the game page opens; a phone
@@ -105,10 +114,12 @@ class Phones:
         """Tap an event in: the card in the picker (if the event has one), then its button."""
         picked = event.get("first_discard") or event.get("card") or (event.get("cards") or [None])[0]
         self.check_step(page)
+        self.shoot_first(page, self.game.awaiting.kind)
         if picked:
             self.tap(page.locator(f"#controls .picker button[data-card='{picked}']"))
             expect(page.locator("#controls .picker button.picked")).to_have_attribute("data-card", picked)
             self.check_step(page)
+            self.shoot_first(page, f"{self.game.awaiting.kind}-{'joker' if picked == 'JK' else 'card'}")
         self.tap(entry_button(page, event))
         self.version += 1
         self.wait_version(self.version)
@@ -204,7 +215,8 @@ def report_steps(phones: Phones, name: str) -> None:
 
 
 def save_shot(page, name: str) -> None:
-    shoot(page, f"rummy-{name}")
+    """A screenshot of a kind of step, light and dark (written by ./kt screenshots)."""
+    shoot(page, f"rummy-{name}", dark=True)
 
 
 def test_a_winning_game_on_two_phones(phone):
@@ -212,14 +224,11 @@ def test_a_winning_game_on_two_phones(phone):
     record = game_record(options, seed)
     assert replay(record).state()["status"] == "won"
     phones = seat_two_phones(phone, options)
-    save_shot(phones.pages[0], "setup")
     play_events(phones, record["events"])
     assert_phones_show(phones, record)
     report_steps(phones, "win")
     expect(phones.pages[1].locator(".result h2")).to_contain_text("Gewonnen")
     save_shot(phones.pages[1], "won")
-    phones.pages[1].emulate_media(color_scheme="dark")
-    save_shot(phones.pages[1], "won-dark")
 
 
 def test_a_typical_turn_takes_at_most_four_taps():
@@ -317,9 +326,6 @@ def test_refusals_and_undo(phone):
     refused(phones, page, wrong, "Der Joker kann hier nicht für 8♦ stehen")
     expect(page.locator("#controls .refusal details.why summary")).to_have_text("Warum?")   # the rule behind it
     phones.tap(page.locator("#controls .picker button[data-card='JK']"))
-    save_shot(page, "turn")
-    page.emulate_media(color_scheme="dark")
-    save_shot(page, "turn-dark")
 
     centre = phone()                                                     # a device in the middle of the table
     centre.goto(page.url.split("?")[0] + "/mitte")
@@ -329,5 +335,4 @@ def test_refusals_and_undo(phone):
     play_events(phones, [joker])
     expect(centre.locator(f".figure[data-figure='{joker['start']}'] .pc.joker")).to_have_attribute(
         "data-card", "JK")                                                # the centre follows the game
-    centre.emulate_media(color_scheme="dark")
-    save_shot(centre, "centre-dark")
+
