@@ -6,6 +6,7 @@ import json
 import sys
 
 from . import GAMES, InvalidRecord, load_record, replay_until_illegal
+from .records import parse_options
 
 
 def cmd_replay(args) -> int:
@@ -25,10 +26,9 @@ def cmd_random(args) -> int:
     from .randomplay import random_record
 
     try:
-        options = json.loads(args.options) if args.options else {}
-        record = random_record(args.game, options, args.players, args.seed)
-    except (ValueError, InvalidRecord) as err:
-        print(f"invalid arguments: {getattr(err, 'message', err)}", file=sys.stderr)
+        record = random_record(args.game, parse_options(args.options), args.players, args.seed)
+    except InvalidRecord as err:
+        print(f"invalid arguments: {err.message}", file=sys.stderr)
         return 2
     json.dump(record, sys.stdout, ensure_ascii=False, indent=args.indent)
     sys.stdout.write("\n")

@@ -13,13 +13,53 @@ class Word(str):
     (``Word("König")``; names and numbers stay plain strings)."""
 
 
+class _Shown(str):
+    """A bad input shortened for a message; ``{value!r}`` shows it as it is."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+_MAX_SHOWN = 60
+
+
+def brief(value):
+    """A parameter as a message may show it: words, short texts and numbers as they
+    are; long texts, huge numbers and containers shortened, without recursion (the
+    input may be hostile: megabytes, or nested a thousand levels deep)."""
+    if isinstance(value, Word) or value is None or isinstance(value, (bool, float)):
+        return value
+    if isinstance(value, int):
+        return value if abs(value) < 10 ** 18 else _Shown(f"<a number of {value.bit_length()} bits>")
+    if isinstance(value, str):
+        return value if len(value) <= _MAX_SHOWN else value[:_MAX_SHOWN - 1] + "…"
+    if isinstance(value, (list, tuple, dict)):
+        items = list(value.items())[:4] if isinstance(value, dict) else list(value)[:4]
+        shown = [f"{brief(k)!r}: {_flat(v)}" for k, v in items] if isinstance(value, dict) else map(_flat, items)
+        more = ", …" if len(value) > 4 else ""
+        opening, closing = {dict: "{}", tuple: "()"}.get(type(value), "[]")
+        text = opening + ", ".join(shown) + more + closing
+        return _Shown(text if len(text) <= _MAX_SHOWN else text[:_MAX_SHOWN - 2] + "…" + closing)
+    return _Shown(f"<{type(value).__name__}>")
+
+
+def _flat(value) -> str:
+    """One item inside a shortened container: containers inside it are not opened."""
+    if isinstance(value, dict):
+        return "{…}"
+    if isinstance(value, (list, tuple)):
+        return "[…]"
+    return repr(brief(value))
+
+
 class EngineError(Exception):
-    """Base of every error the engine raises on purpose."""
+    """Base of every error the engine raises on purpose. ``params`` are shortened
+    (``brief``), so a message stays short whatever the input was."""
 
     def __init__(self, code: str, template: str, params: dict | None = None):
         self.code = code
         self.template = template
-        self.params = dict(params or {})
+        self.params = {name: brief(value) for name, value in (params or {}).items()}
         self.message = template.format(**self.params)
         super().__init__(self.message)
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .errors import IllegalEvent, InvalidRecord
+from .shape import MAX_NAME, shape_error
 
 RECORD_FORMAT = "kartentisch-record/1"
 
@@ -65,8 +66,17 @@ class Game(ABC):
     OVER_CHOICES: ClassVar[dict] = {"kind": None, "player": None, "over": True}
 
     def __init__(self, options: dict | None = None, players: list[str] | None = None):
-        self.options = self.validate_options(dict(options or {}))
-        self.players = self.validate_players(list(players or []))
+        options = {} if options is None else options
+        players = [] if players is None else players
+        if not isinstance(options, dict):
+            raise InvalidRecord("bad-options", "\"options\" muss ein Objekt sein")
+        if not isinstance(players, list):
+            raise InvalidRecord("bad-players", "\"players\" muss eine Liste sein")
+        for field, value in (("options", options), ("players", players)):
+            if error := shape_error(value, field, InvalidRecord):
+                raise error
+        self.options = self.validate_options(dict(options))
+        self.players = self.validate_players(list(players))
         self.events: list[dict] = []
         self._history: list[Any] = []
 
@@ -77,8 +87,11 @@ class Game(ABC):
         """Return the options (with defaults filled in) or raise InvalidRecord."""
 
     def validate_players(self, players: list) -> list[str]:
-        if not all(isinstance(p, str) and p.strip() for p in players):
-            raise InvalidRecord("bad-players", "Spielernamen müssen nicht-leere Texte sein")
+        for index, name in enumerate(players):
+            if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+                raise InvalidRecord("bad-players", "Spielernamen müssen Texte mit 1 bis {max} Zeichen sein "
+                                    "(Feld {field!r}: {value!r})",
+                                    {"max": MAX_NAME, "field": f"players[{index}]", "value": name})
         lo, hi = self.player_range(self.options)
         if not lo <= len(players) <= hi:
             raise InvalidRecord(
@@ -131,6 +144,8 @@ class Game(ABC):
         """Apply one event; return its effect. On IllegalEvent nothing changed."""
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
             raise IllegalEvent("bad-event", "Ein Ereignis braucht ein Feld \"type\"")
+        if error := shape_error(event, "event", IllegalEvent):
+            raise error
         snapshot = self._snapshot()
         try:
             effect = self._apply(event)

@@ -67,7 +67,7 @@ class GemeinsameSache(Game):
     def random_record(cls, options: dict, players: int | None, seed: int) -> dict:
         from .simulate import random_record
 
-        return random_record(options, seed)
+        return random_record(options, seed, players)
 
     # --- snapshots ------------------------------------------------------------------
     def _snapshot(self):

@@ -32,6 +32,9 @@ def validate_options(options: dict) -> dict:
                             {"names": ", ".join(unknown), "known": ", ".join(sorted(_KNOWN))})
     level = options.get("level")
     size = options.get("draw_pile")
+    if level is not None and not isinstance(level, str):
+        raise InvalidRecord("bad-level", "Unbekannte Stufe {level!r}; möglich: leicht, normal, schwer, custom",
+                            {"level": level})
     if size is not None and (type(size) is not int or not 1 <= size <= FULL_DRAW_PILE):
         raise InvalidRecord("bad-draw-pile", "\"draw_pile\" muss eine ganze Zahl von 1 bis 33 sein, nicht {value!r}",
                             {"value": size})

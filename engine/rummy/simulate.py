@@ -33,6 +33,7 @@ import sys
 import time
 
 from ..errors import InvalidRecord
+from ..records import parse_options
 from .game import GemeinsameSache
 from .melds import DECK, JOKER, SUIT_OF, VALUE, make_start, swap_index
 from .rules import FULL_DRAW_PILE, HAND_SIZE, LEVELS
@@ -249,9 +250,10 @@ def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def random_record(options: dict, seed: int) -> dict:
+def random_record(options: dict, seed: int, players: int | None = None) -> dict:
     """A complete, legal record of one game played by the simulated players."""
-    GemeinsameSache.validate_options(dict(options))
+    names = PLAYERS if players is None else [f"Spieler {seat + 1}" for seat in range(players)]
+    GemeinsameSache(options, names)          # the header's checks (InvalidRecord)
     game, _ = play_one(options, seed)
     return game.record()
 
@@ -259,9 +261,7 @@ def random_record(options: dict, seed: int) -> dict:
 def main(args) -> int:
     """``python -m engine simulate gemeinsame-sache``: one size, or ``--sweep`` 1..33."""
     try:
-        options = json.loads(args.options) if args.options else {}
-        if not isinstance(options, dict):
-            raise ValueError("--options must be a JSON object")
+        options = parse_options(args.options)
         if args.sweep:
             sizes = range(1, FULL_DRAW_PILE + 1)
         else:
