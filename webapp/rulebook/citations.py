@@ -189,7 +189,7 @@ def _birds(s: dict) -> dict:
         "kept-needs-rank": MALFORMED, "no-such-species": MALFORMED,
         "bad-cards": MALFORMED, "bad-count": MALFORMED, "bad-dealer": MALFORMED, "bad-rows": MALFORMED,
         "missing-field": MALFORMED, "no-such-card": MALFORMED, "no-such-row": MALFORMED, "no-such-side": MALFORMED,
-        "not-solo": MALFORMED, "setup-empty": MALFORMED, "unknown-event": MALFORMED, "unknown-field": MALFORMED,
+        "not-solo": MALFORMED, "setup-empty": MALFORMED, "unknown-event": MALFORMED,
     }
 
 
