@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from engine import IllegalEvent
 
+from .. import nights_store
 from ..errors import Refusal
 from ..extensions import db
 from ..models import Event, Seat, Table
@@ -93,7 +94,7 @@ def _write(table: Table, seat: Seat | None, version: int, key: str | None, chang
             raise Refusal(422, "not-understood", _l("Diese Eingabe wurde nicht verstanden")) from None
         else:
             answer = {"version": version + 1, "state": loaded.game.state()}
-            _insert(table_id, seat_id, version, key, row, answer)  # _Lost leaves the changed game out of the cache
+            _insert(table_id, seat_id, version, key, row, answer, loaded.game)  # _Lost: the changed game leaves the cache
             loaded.version = version + 1
             if row["kind"] == "undo":
                 loaded.seqs.pop()
@@ -104,8 +105,10 @@ def _write(table: Table, seat: Seat | None, version: int, key: str | None, chang
     return answer
 
 
-def _insert(table_id: str, seat_id: int | None, version: int, key: str | None, row: dict, answer: dict) -> None:
-    """The entry's transaction: the version moved on (if still ``version``) and the row inserted."""
+def _insert(table_id: str, seat_id: int | None, version: int, key: str | None, row: dict, answer: dict,
+            game) -> None:
+    """The entry's transaction: the version moved on (if still ``version``) and the row inserted
+    (with the summary of a game it ends, or taken back, C6)."""
     db.session.rollback()
     try:
         with committed():
@@ -117,5 +120,6 @@ def _insert(table_id: str, seat_id: int | None, version: int, key: str | None, r
             db.session.add(Event(table_id=table_id, seq=version + 1, kind=row["kind"], event=row["event"],
                                  undoes=row.get("undoes"), effect=row.get("effect"), seat_id=seat_id,
                                  key=key, answer=answer))
+            nights_store.entry_appended(table_id, game, row["kind"])  # C6: a finished game's summary
     except IntegrityError:
         raise _Lost() from None

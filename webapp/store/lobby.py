@@ -6,6 +6,7 @@ from flask_babel import lazy_gettext as _l
 
 from engine import EngineError, IllegalEvent, game_class, new_game, parse_record
 
+from .. import nights_store
 from ..errors import NOT_FOUND, Refusal
 from ..extensions import db
 from ..models import LOBBY, PLAYING, Event, Seat, Table, token_hash
@@ -53,6 +54,7 @@ def import_table(data, creator_name=None) -> tuple[Table, Seat, str]:
             seats[0][0].name = checks.clean_name(creator_name)
         for seq, (event, effect) in enumerate(zip(game.events, effects), start=1):
             db.session.add(Event(table_id=table.id, seq=seq, kind="event", event=event, effect=effect))
+        nights_store.entry_appended(table.id, game, "event")  # C6: a finished game's summary
     cache.put(table.id, cache.Loaded(table.version, game, list(range(1, table.version + 1))))
     seat, token = seats[0]
     return table, seat, token
