@@ -1,0 +1,301 @@
+"""A game night: the chain of games at one table (rematches). Its page
+``/t/<id>/abend`` (the tally and one line per game, live like the table), its
+exports (one JSON file of every record, re-importable; a CSV of the games; a
+BG Stats link per game) and its deletion by whoever holds a seat of it."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from urllib.parse import quote
+
+from flask import Blueprint, Response, redirect, render_template, request, session, url_for
+from flask_babel import format_date
+from flask_babel import lazy_gettext as _l
+
+from engine import EngineError, game_class, replay
+
+from . import seats, store
+from .errors import Refusal
+from .extensions import db, limiter
+from .models import Table
+from .nights_store import GameSummary, delete_night, holds_seat, night_ids, night_tables
+from .screens import screen_for, title
+from .screens.rummy import level_text
+from .tables import CREATE_LIMIT, limits_off
+
+bp = Blueprint("nights", __name__)
+
+NIGHT_FORMAT = "kartentisch-night/1"
+BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
+BGG_IDS = {"cubirds": 245476}   # the house games go to BG Stats as named custom games
+BGSTATS_NAMES = {"cubirds": "CuBirds", "gleich-und-gleich": "Gleich und gleich",
+                 "gemeinsame-sache": "Gemeinsame Sache"}
+CSV_COLUMNS = ("number", "game", "variant", "players", "winners", "won", "reason", "turns", "rounds",
+               "entries", "started", "ended", "minutes")
+
+
+# --- words ------------------------------------------------------------------------------
+def variant_label(game: str, options: dict) -> str:
+    """The variant in words, from the labels of the game's start-page options."""
+    try:
+        options = game_class(game).validate_options(dict(options))  # the defaults filled in
+    except EngineError:
+        pass
+    parts = [level_text(options)] if game == "gemeinsame-sache" and "level" in options else []
+    for option in screen_for(game).option_fields:
+        if not option.choices and options.get(option.name) == option.value:
+            parts.append(str(option.label))
+    if options.get("robin_bonus"):
+        parts.append(f"RobinBird +{len(options['robin_bonus'])}")
+    return ", ".join(parts)
+
+
+def reason_label(game: str, reason: str) -> str:
+    screen = screen_for(game)
+    return str(screen.outcome_label(reason)) if hasattr(screen, "outcome_label") else reason
+
+
+def local(moment: datetime) -> datetime:
+    """A stored time (UTC; SQLite gives it without a zone) in the server's zone:
+    the server stands at the table."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone()
+
+
+def minutes(summary: GameSummary) -> int:
+    return round((local(summary.ended_at) - local(summary.started_at)).total_seconds() / 60)
+
+
+# --- the night ---------------------------------------------------------------------------
+@dataclass
+class NightGame:
+    """One game of the night, as its line shows it."""
+
+    number: int
+    table: Table
+    summary: GameSummary | None
+    title: str
+    variant: str
+
+    @property
+    def winners(self) -> list[str]:
+        return [self.table.players[s] for s in self.summary.winners] if self.summary else []
+
+    @property
+    def cooperative(self) -> bool:
+        return self.table.game == "gemeinsame-sache"
+
+    @property
+    def reason(self) -> str:
+        return reason_label(self.table.game, self.summary.reason) if self.summary else ""
+
+    @property
+    def started(self) -> datetime:
+        return local(self.summary.started_at if self.summary else self.table.created_at)
+
+    @property
+    def minutes(self) -> int:
+        return minutes(self.summary) if self.summary else 0
+
+
+@dataclass
+class Night:
+    """The night of a table: its games in order and the tally of wins."""
+
+    games: list[NightGame]
+    names: list[str] = field(default_factory=list)
+    titles: list[tuple[str, str, int]] = field(default_factory=list)  # game, title, finished games
+    wins: dict[tuple[str, str], int] = field(default_factory=dict)    # (name, game) -> wins
+
+    @property
+    def newest(self) -> Table:
+        return self.games[-1].table
+
+    @property
+    def ids(self) -> list[str]:
+        return [g.table.id for g in self.games]
+
+    @property
+    def finished(self) -> list[NightGame]:
+        return [g for g in self.games if g.summary]
+
+    def total(self, name: str) -> int:
+        return sum(n for (who, _game), n in self.wins.items() if who == name)
+
+    @property
+    def leader(self) -> int:
+        return max((self.total(name) for name in self.names), default=0)
+
+
+def load_night(table_id: str) -> Night:
+    ids = night_ids(table_id) if store.is_table_id(table_id) else []
+    if not ids:
+        store.get_table(table_id)  # the store's 404
+    games = [NightGame(n, table, summary, title(table.game), variant_label(table.game, table.options))
+             for n, (table, summary) in enumerate(night_tables(ids), start=1)]
+    night = Night(games)
+    played = Counter()
+    for game in games:
+        for name in game.table.players or [seat.name for seat in game.table.seats]:
+            if name not in night.names:
+                night.names.append(name)
+        if game.summary:
+            played[game.table.game] += 1
+            for name in game.winners:
+                night.wins[(name, game.table.game)] = night.wins.get((name, game.table.game), 0) + 1
+    night.titles = [(game, title(game), count) for game, count in played.items()]
+    return night
+
+
+def night_context(table_id: str) -> dict:
+    night = load_night(table_id)
+    tokens = session.get("seats", {})
+    return {"night": night, "table": night.newest, "sync_phase": "abend",
+            "may_delete": holds_seat(night.ids, tokens if isinstance(tokens, dict) else {}),
+            "bgstats": {g.table.id: bgstats_url(g) for g in night.finished},
+            "night_date": format_date(night.games[0].started.date(), "full")}
+
+
+@bp.get("/t/<table_id>/abend")
+def night_page(table_id: str):
+    return render_template("nights/night.html", **night_context(table_id))
+
+
+def night_regions(table: Table) -> str:
+    """The sync answer of a night page (``phase=abend``): its region and a new poller."""
+    context = night_context(table.id)
+    return "".join(render_template(name, oob=True, **context) for name in ("nights/_night.html", "play/_sync.html"))
+
+
+# --- exports ------------------------------------------------------------------------------
+def _download(body: str, mimetype: str, filename: str) -> Response:
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _iso(moment: datetime) -> str:
+    return local(moment).isoformat(timespec="seconds")
+
+
+@bp.get("/t/<table_id>/abend.json")
+def export_night(table_id: str):
+    """Every record of the night (finished or not) with its summary, in order."""
+    night = load_night(table_id)
+    games = []
+    for game in night.games:
+        entry = {"record": store.record(game.table) if game.table.started else None}
+        if game.summary:
+            entry["summary"] = summary_dict(game)
+        games.append(entry)
+    body = json.dumps({"format": NIGHT_FORMAT, "exported": _iso(datetime.now(timezone.utc)),
+                       "games": [g for g in games if g["record"] is not None]}, ensure_ascii=False, indent=2)
+    return _download(body, "application/json", f"kartentisch-abend-{night.games[0].table.join_code}.json")
+
+
+def summary_dict(game: NightGame) -> dict:
+    s = game.summary
+    return {"game": game.table.game, "variant": game.variant, "players": list(game.table.players),
+            "winners": game.winners, "won": s.won, "reason": s.reason, "turns": s.turns, "rounds": s.rounds,
+            "entries": s.events, "started": _iso(s.started_at), "ended": _iso(s.ended_at), "minutes": game.minutes}
+
+
+@bp.get("/t/<table_id>/abend.csv")
+def export_games_csv(table_id: str):
+    """One row per finished game (names as entered; open it in a spreadsheet)."""
+    night = load_night(table_id)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for game in night.finished:
+        row = summary_dict(game)
+        writer.writerow({**row, "number": game.number, "players": " | ".join(row["players"]),
+                         "winners": " | ".join(row["winners"])})
+    return _download(out.getvalue(), "text/csv", f"kartentisch-abend-{night.games[0].table.join_code}.csv")
+
+
+def bgstats_url(game: NightGame) -> str:
+    """BG Stats' documented "create play" link: players, winner, start player,
+    duration and the game (CuBirds by its BGG id, the house games by name)."""
+    table, summary = game.table, game.summary
+    data = {
+        "sourceName": "Kartentisch", "sourcePlayId": table.id,
+        "playDate": local(summary.ended_at).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),  # UTC
+        "game": {"name": BGSTATS_NAMES.get(table.game, table.game), "sourceGameId": f"kartentisch-{table.game}",
+                 "highestWins": True, "noPoints": True, **({"bggId": BGG_IDS[table.game]} if table.game in BGG_IDS else {})},
+        "players": [{"name": name, "sourcePlayerId": name, "winner": seat in summary.winners,
+                     "startPlayer": seat == summary.first_seat} for seat, name in enumerate(table.players)],
+        "comments": game.reason,
+    }
+    if game.variant:
+        data["board"] = game.variant
+    if game.minutes > 0:
+        data["durationMin"] = game.minutes
+    return BGSTATS_URL + quote(json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")
+
+
+# --- import ---------------------------------------------------------------------------
+@bp.post("/abend/import")
+@limiter.limit(CREATE_LIMIT, exempt_when=limits_off)
+def import_night():
+    """A night file becomes a new chain of tables (this browser holds the first seat
+    of each); every record is checked by the engine before anything is stored."""
+    upload = request.files.get("file")
+    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("night", "")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise Refusal(400, "bad-json", _l("Die Datei ist kein gültiges JSON")) from None
+    records = _night_records(data)
+    previous = None
+    for record in records:
+        table, _seat, token = store.import_table(record)
+        if previous is not None:
+            table.previous_id = previous
+            db.session.commit()
+        seats.remember(table.id, token)
+        previous = table.id
+    return redirect(url_for("nights.night_page", table_id=previous), 303)
+
+
+def _night_records(data) -> list[dict]:
+    """The records of a night file, each replayed by the engine first (so one bad
+    record refuses the whole file before a table is made)."""
+    if not isinstance(data, dict) or data.get("format") != NIGHT_FORMAT \
+            or not isinstance(data.get("games"), list) or not data["games"]:
+        raise Refusal(422, "bad-night", _l("Das ist keine Spieleabend-Datei von Kartentisch"))
+    records = [game.get("record") if isinstance(game, dict) else None for game in data["games"]]
+    for number, record in enumerate(records, start=1):
+        try:
+            replay(record)
+        except EngineError as err:
+            refusal = Refusal.from_engine(err)
+            raise Refusal(422, "bad-night-game", _l("Spiel {number} der Datei: {why}"),
+                          {"number": number, "why": refusal.message}) from None
+    return records
+
+
+# --- deleting -------------------------------------------------------------------------------
+def _deletable(table_id: str) -> Night:
+    night = load_night(table_id)
+    tokens = session.get("seats", {})
+    if not holds_seat(night.ids, tokens if isinstance(tokens, dict) else {}):
+        raise Refusal(403, "not-of-night", _l("Nur wer an diesem Spieleabend einen Platz hat, kann ihn löschen"))
+    return night
+
+
+@bp.get("/t/<table_id>/abend/loeschen")
+def confirm_delete(table_id: str):
+    return render_template("nights/delete.html", night=_deletable(table_id))
+
+
+@bp.post("/t/<table_id>/abend/loeschen")
+def delete(table_id: str):
+    night = _deletable(table_id)
+    deleted = delete_night(night.ids)
+    kept = {k: v for k, v in session.get("seats", {}).items() if k not in night.ids}
+    session["seats"] = kept
+    return render_template("nights/deleted.html", games=deleted)

@@ -1,0 +1,227 @@
+"""``/statistik``: every finished game on this server, per game and variant —
+length, how games end, the win rate by seat, Gemeinsame Sache's win rate per
+level, solo against RobinBird — beside the playtest lab's simulated figures
+(contract C5, ``engine.lab.simulated_figures()``). Only counts: no names.
+
+Read from the stored summaries with a few GROUP BY queries; the charts are
+server-rendered SVG from pygal (drawn inline, styled by ``static/nights.css``
+for the page's colours and dark mode, no script; see ``chart``), each drawn
+once per set of figures and language.
+"""
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+
+import pygal
+import sqlalchemy as sa
+from flask import Blueprint, render_template
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
+
+from .extensions import db
+from .nights import reason_label, variant_label
+from .nights_store import GameSummary
+from .nights_summary import variant_key
+from .screens import TITLES, title
+
+bp = Blueprint("stats", __name__)
+
+SEATS = 5
+GS = "gemeinsame-sache"
+DEFAULT_DRAW_PILE = 22
+PREFERRED_BOT = "strong"
+SHORT_REASONS = {"distinct-species": _l("verschiedene Arten"), "two-triples": _l("zwei Drillinge"),
+                 "most-birds": _l("meiste Vögel"), "all-laid": _l("alles ausgelegt"), "clock": _l("Uhr abgelaufen"),
+                 "gave-up": _l("aufgegeben")}   # a chart's labels: short enough for a phone
+REASONS = {"gleich-und-gleich": ("distinct-species", "two-triples", "most-birds"),
+           "cubirds": ("distinct-species", "two-triples", "most-birds"),
+           GS: ("all-laid", "clock", "gave-up")}
+
+
+def simulated() -> dict:
+    """The lab's figures (C5), or an empty structure while the lab has none."""
+    try:
+        from engine.lab import simulated_figures
+    except ImportError:
+        return {}
+    return simulated_figures() or {}
+
+
+# --- the figures ------------------------------------------------------------------------
+@dataclass
+class Group:
+    """The finished games of one game, variant and number of players."""
+
+    game: str
+    variant: str
+    players: int
+    solo: bool
+    games: int = 0
+    won: int = 0
+    turns: float = 0.0
+    rounds: float | None = None
+    seat_wins: list[int] = field(default_factory=list)
+    endings: dict[str, int] = field(default_factory=dict)
+    sim: dict | None = None                  # the matching entry of the lab's figures
+    sims: list[dict] = field(default_factory=list)  # Gemeinsame Sache: one per team
+
+    @property
+    def options(self) -> dict:
+        return json.loads(self.variant)
+
+    @property
+    def label(self) -> str:
+        return variant_label(self.game, self.options)
+
+    @property
+    def draw_pile(self) -> int:
+        return self.options.get("draw_pile", DEFAULT_DRAW_PILE)
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.games if self.games else 0.0
+
+    def seat_rate(self, seat: int) -> float:
+        return self.seat_wins[seat] / self.games if self.games else 0.0
+
+    def ending_rate(self, reason: str) -> float:
+        return self.endings.get(reason, 0) / self.games if self.games else 0.0
+
+
+def groups() -> list[Group]:
+    """Every group with its figures (two queries over the summaries)."""
+    s = GameSummary
+    seat_sums = [sa.func.sum(sa.case((s.winner_mask.op("&")(1 << k) != 0, 1), else_=0)) for k in range(SEATS)]
+    keys = (s.game, s.variant, s.players, s.solo)
+    found: dict[tuple, Group] = {}
+    for row in db.session.execute(sa.select(*keys, sa.func.count(), sa.func.sum(sa.case((s.won, 1), else_=0)),
+                                            sa.func.avg(s.turns), sa.func.avg(s.rounds), *seat_sums)
+                                  .group_by(*keys)):
+        game, variant, players, solo, count, won, turns, rounds, *wins = row
+        found[(game, variant, players, solo)] = Group(game, variant, players, bool(solo), count, int(won or 0),
+                                                      float(turns or 0), None if rounds is None else float(rounds),
+                                                      [int(w or 0) for w in wins[:players]])
+    for game, variant, players, solo, reason, count in db.session.execute(
+            sa.select(*keys, s.reason, sa.func.count()).group_by(*keys, s.reason)):
+        found[(game, variant, players, bool(solo))].endings[reason] = count
+    order = list(TITLES)
+    return sorted(found.values(), key=lambda g: (order.index(g.game) if g.game in order else len(order),
+                                                 g.solo, g.draw_pile if g.game == GS else 0, g.players, g.variant))
+
+
+def attach_simulated(found: list[Group], figures: dict) -> None:
+    """Give each group the lab's entry for the same game, variant and players."""
+    birds, solo = {}, {}
+    for entry in figures.get("birds", []):
+        key = (entry.get("game"), variant_key(entry.get("game"), entry.get("options") or {}), entry.get("players"))
+        if key not in birds or entry.get("bot") == PREFERRED_BOT:
+            birds[key] = entry
+    for entry in figures.get("solo", []):
+        key = (entry.get("game"), variant_key(entry.get("game"), {**(entry.get("options") or {}), "solo": True}))
+        if key not in solo or entry.get("bot") == PREFERRED_BOT:
+            solo[key] = entry
+    teams: dict[tuple, list[dict]] = {}
+    for entry in figures.get("gemeinsame_sache", []):
+        teams.setdefault(_gs_key(entry.get("options") or {}, entry.get("draw_pile")), []).append(entry)
+    for group in found:
+        if group.game == GS:
+            group.sims = teams.get(_gs_key(group.options, group.draw_pile), [])
+        elif group.solo:
+            group.sim = solo.get((group.game, group.variant))
+        else:
+            group.sim = birds.get((group.game, group.variant, group.players))
+
+
+def _gs_key(options: dict, draw_pile) -> tuple:
+    """Gemeinsame Sache's variant for matching: the draw pile and the other options
+    (the level is only a name for a draw-pile size)."""
+    rest = {k: v for k, v in json.loads(variant_key(GS, options)).items() if k not in ("level", "draw_pile")}
+    return draw_pile or DEFAULT_DRAW_PILE, json.dumps(rest, sort_keys=True)
+
+
+# --- charts ------------------------------------------------------------------------------
+def percent(value) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def _accessible(title_text: str):
+    """A pygal XML filter: no script, no style (the page's stylesheet colours the
+    chart, CSP allows neither inline), no tooltips (they need the script), no comments."""
+    def strip(root):
+        for parent in list(root.iter()):
+            for child in list(parent):
+                tag = child.tag.rsplit("}", 1)[-1] if isinstance(child.tag, str) else "comment"
+                if tag in ("script", "style", "comment") or "tooltip-overlay" in child.get("class", ""):
+                    parent.remove(child)
+        root.attrib.pop("id", None)
+        root.set("role", "img")
+        root.set("aria-label", title_text)
+        return root
+    return strip
+
+
+@functools.lru_cache(maxsize=256)
+def chart(title_text: str, labels: tuple[str, ...], series: tuple[tuple[str, tuple], ...], language: str) -> Markup:
+    """A bar chart of rates (0–100 %) as inline SVG; drawn once per figures and language."""
+    bars = pygal.Bar(js=[], css=[], disable_xml_declaration=True, no_prefix=True, width=420, height=250, margin_right=28,
+                     legend_at_bottom=True, legend_at_bottom_columns=2, range=(0, 1), include_x_axis=True,
+                     show_legend=len(series) > 1, value_formatter=percent, margin=8, spacing=6,
+                     truncate_label=-1, truncate_legend=-1, y_labels=[0, 0.25, 0.5, 0.75, 1])
+    bars.x_labels = list(labels)
+    for name, values in series:
+        bars.add(name, list(values))
+    bars.add_xml_filter(_accessible(title_text))
+    return Markup(bars.render(is_unicode=True))
+
+
+def _series(group: Group, real, sim) -> tuple:
+    here = (_("Hier gespielt"), tuple(real))
+    return (here, (_("Simuliert"), tuple(sim))) if any(v is not None for v in sim) else (here,)
+
+
+def bird_charts(group: Group) -> dict:
+    language = str(get_locale())
+    reasons = REASONS.get(group.game, tuple(group.endings))
+    sim = group.sim or {}
+    endings = chart(_("Wie die Spiele enden"), tuple(str(SHORT_REASONS.get(r, r)) for r in reasons),
+                    _series(group, (group.ending_rate(r) for r in reasons),
+                            (sim.get("endings", {}).get(r) for r in reasons)), language)
+    sim_seats = {s.get("seat"): s.get("rate") for s in sim.get("seat_win_rate", [])}
+    seats = chart(_("Gewinnrate nach Platz (Platz 1 beginnt)"),
+                  tuple(_("Platz %(n)s", n=k + 1) for k in range(group.players)),
+                  _series(group, (group.seat_rate(k) for k in range(group.players)),
+                          (sim_seats.get(k) for k in range(group.players))), language)
+    return {"endings": endings, "seats": seats, "reasons": reasons, "sim_seats": sim_seats}
+
+
+def level_chart(levels: list[Group]) -> Markup:
+    teams = sorted({entry.get("team", "?") for g in levels for entry in g.sims})
+    series = [(_("Hier gespielt"), tuple(g.win_rate for g in levels))]
+    for team in teams:
+        series.append((_("Simuliert (%(team)s)", team=team),
+                       tuple(next((e.get("win_rate") for e in g.sims if e.get("team") == team), None) for g in levels)))
+    return chart(_("Gewinnrate je Stufe"), tuple(g.label for g in levels), tuple(series),
+                 str(get_locale()))
+
+
+# --- the page --------------------------------------------------------------------------------
+@bp.get("/statistik")
+def statistics():
+    found = groups()
+    figures = simulated()
+    attach_simulated(found, figures)
+    sections = []
+    for game in dict.fromkeys(g.game for g in found):
+        mine = [g for g in found if g.game == game]
+        section = {"game": game, "title": title(game), "games": sum(g.games for g in mine),
+                   "groups": [(g, bird_charts(g)) for g in mine if not g.solo and game != GS],
+                   "solo": [g for g in mine if g.solo], "levels": [g for g in mine if game == GS]}
+        if section["levels"]:
+            section["level_chart"] = level_chart(section["levels"])
+        sections.append(section)
+    return render_template("nights/stats.html", sections=sections, total=sum(g.games for g in found),
+                           simulated=figures, percent=percent, reason_label=reason_label)
