@@ -111,13 +111,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     _init_limiter(app)
     htmx.init_app(app)
 
-    from . import api, compression, errors, fastsync, play, pwa, rulebook, security, tables
+    from . import (api, compression, errors, fastsync, nights, nights_replay, nights_stats, play, pwa, rulebook,
+                   security, tables)
 
     app.register_blueprint(tables.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(rulebook.bp)
+    app.register_blueprint(nights.bp)
+    app.register_blueprint(nights_replay.bp)
+    app.register_blueprint(nights_stats.bp)
     csrf.exempt(api.bp)
     errors.register(app)
     play.init_app(app)
