@@ -12,7 +12,7 @@ from cachetools import LRUCache
 from flask import Blueprint, Flask, Response, redirect, render_template, request, url_for
 from flask_babel import get_locale, lazy_gettext as _l
 
-from . import seats, store
+from . import nights, seats, store
 from .errors import Refusal
 from .extensions import htmx, limiter
 from .models import Event, Seat, Table
@@ -89,6 +89,8 @@ def sync(table_id: str):
     table, seat = seats.table_and_seat(table_id)
     if request.args.get("rev") == str(table.revision):
         return Response(status=204)
+    if request.args.get("phase") == "abend":  # a night page watches its newest table
+        return nights.night_regions(table)
     if not table.started:
         return render_lobby(table, oob=True)
     if request.args.get("phase") == "lobby":
