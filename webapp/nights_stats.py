@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import pygal
 import sqlalchemy as sa
-from flask import Blueprint, render_template
+from flask import Blueprint, current_app, render_template
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -93,24 +93,39 @@ class Group:
 
 
 def groups() -> list[Group]:
-    """Every group with its figures (two queries over the summaries)."""
+    """Every group with its figures: one GROUP BY over the summaries."""
     s = GameSummary
     seat_sums = [sa.func.sum(sa.case((s.winner_mask.op("&")(1 << k) != 0, 1), else_=0)) for k in range(SEATS)]
     keys = (s.game, s.variant, s.players, s.solo)
     found: dict[tuple, Group] = {}
-    for row in db.session.execute(sa.select(*keys, sa.func.count(), sa.func.sum(sa.case((s.won, 1), else_=0)),
-                                            sa.func.avg(s.turns), sa.func.avg(s.rounds), *seat_sums)
-                                  .group_by(*keys)):
-        game, variant, players, solo, count, won, turns, rounds, *wins = row
-        found[(game, variant, players, solo)] = Group(game, variant, players, bool(solo), count, int(won or 0),
-                                                      float(turns or 0), None if rounds is None else float(rounds),
-                                                      [int(w or 0) for w in wins[:players]])
-    for game, variant, players, solo, reason, count in db.session.execute(
-            sa.select(*keys, s.reason, sa.func.count()).group_by(*keys, s.reason)):
-        found[(game, variant, players, bool(solo))].endings[reason] = count
+    sums: dict[tuple, list[float]] = {}
+    for row in db.session.execute(sa.select(*keys, s.reason, sa.func.count(), sa.func.sum(sa.case((s.won, 1), else_=0)),
+                                            sa.func.sum(s.turns), sa.func.sum(s.rounds), sa.func.count(s.rounds),
+                                            *seat_sums).group_by(*keys, s.reason)):
+        game, variant, players, solo, reason, count, won, turns, rounds, with_rounds, *wins = row
+        key = (game, variant, players, bool(solo))
+        group = found.get(key)
+        if group is None:
+            group = found[key] = Group(game, variant, players, bool(solo), seat_wins=[0] * players)
+            sums[key] = [0, 0, 0]
+        group.games += count
+        group.won += int(won or 0)
+        group.endings[reason] = count
+        group.seat_wins = [a + int(b or 0) for a, b in zip(group.seat_wins, wins)]
+        total = sums[key]
+        total[0] += turns or 0
+        total[1] += rounds or 0
+        total[2] += with_rounds
+    for key, group in found.items():
+        turns, rounds, with_rounds = sums[key]
+        group.turns = turns / group.games
+        group.rounds = rounds / with_rounds if with_rounds else None
     order = list(TITLES)
     return sorted(found.values(), key=lambda g: (order.index(g.game) if g.game in order else len(order),
                                                  g.solo, g.draw_pile if g.game == GS else 0, g.players, g.variant))
+
+
+FINGERPRINT = sa.select(sa.func.count(), sa.func.max(GameSummary.ended_at), sa.func.sum(GameSummary.turns))
 
 
 def attach_simulated(found: list[Group], figures: dict) -> None:
@@ -211,6 +226,16 @@ def level_chart(levels: list[Group]) -> Markup:
 # --- the page --------------------------------------------------------------------------------
 @bp.get("/statistik")
 def statistics():
+    fingerprint = (current_app.config["SQLALCHEMY_DATABASE_URI"], *db.session.execute(FINGERPRINT).one())
+    total, sections, figures = _sections(fingerprint, str(get_locale()))
+    return render_template("nights/stats.html", sections=sections, total=total, simulated=figures,
+                           percent=percent, reason_label=reason_label)
+
+
+@functools.lru_cache(maxsize=8)
+def _sections(fingerprint: tuple, language: str) -> tuple[int, list[dict], dict]:
+    """The page's figures and charts, worked out again only when a game was added
+    or removed (``fingerprint``: the database; count, last end and turns of its summaries)."""
     found = groups()
     figures = simulated()
     attach_simulated(found, figures)
@@ -223,5 +248,4 @@ def statistics():
         if section["levels"]:
             section["level_chart"] = level_chart(section["levels"])
         sections.append(section)
-    return render_template("nights/stats.html", sections=sections, total=sum(g.games for g in found),
-                           simulated=figures, percent=percent, reason_label=reason_label)
+    return sum(g.games for g in found), sections, figures
