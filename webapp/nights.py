@@ -1,6 +1,7 @@
 """A game night: the chain of games at one table (rematches). Its page
 ``/t/<id>/abend`` (the tally and one line per game, live like the table), its
-exports (one JSON file of every record, re-importable; a CSV of the games; a
+exports (one JSON file of every record, re-imported by the start page's import
+form; a CSV of the games; a
 BG Stats link per game) and its deletion by whoever holds a seat of it."""
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from urllib.parse import quote
 
-from flask import Blueprint, Response, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, redirect, render_template, session, url_for
 from flask_babel import format_date
 from flask_babel import lazy_gettext as _l
 
@@ -20,12 +21,11 @@ from engine import EngineError, game_class, replay
 
 from . import seats, store
 from .errors import Refusal
-from .extensions import db, limiter
+from .extensions import db
 from .models import Table
 from .nights_store import GameSummary, delete_night, holds_seat, night_ids, night_tables
 from .screens import screen_for, title
 from .screens.rummy import level_text
-from .tables import CREATE_LIMIT, limits_off
 
 bp = Blueprint("nights", __name__)
 
@@ -238,17 +238,14 @@ def bgstats_url(game: NightGame) -> str:
 
 
 # --- import ---------------------------------------------------------------------------
-@bp.post("/abend/import")
-@limiter.limit(CREATE_LIMIT, exempt_when=limits_off)
-def import_night():
-    """A night file becomes a new chain of tables (this browser holds the first seat
-    of each); every record is checked by the engine before anything is stored."""
-    upload = request.files.get("file")
-    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("night", "")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise Refusal(400, "bad-json", _l("Die Datei ist kein gültiges JSON")) from None
+def is_night_file(data) -> bool:
+    return isinstance(data, dict) and data.get("format") == NIGHT_FORMAT
+
+
+def import_night(data: dict) -> Response:
+    """A night file (from the start page's import form) becomes a new chain of tables,
+    this browser holding the first seat of each; every record is checked by the
+    engine before anything is stored."""
     records = _night_records(data)
     previous = None
     for record in records:
@@ -264,8 +261,7 @@ def import_night():
 def _night_records(data) -> list[dict]:
     """The records of a night file, each replayed by the engine first (so one bad
     record refuses the whole file before a table is made)."""
-    if not isinstance(data, dict) or data.get("format") != NIGHT_FORMAT \
-            or not isinstance(data.get("games"), list) or not data["games"]:
+    if not isinstance(data.get("games"), list) or not data["games"]:
         raise Refusal(422, "bad-night", _l("Das ist keine Spieleabend-Datei von Kartentisch"))
     records = [game.get("record") if isinstance(game, dict) else None for game in data["games"]]
     for number, record in enumerate(records, start=1):

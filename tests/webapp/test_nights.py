@@ -188,7 +188,7 @@ def test_the_night_exports_parse_and_re_import(app, client):
     assert len(rows) == 1 and rows[0]["game"] == record["game"] and int(rows[0]["turns"]) > 0
 
     other = type(client)(app, app.response_class, use_cookies=True)  # another browser
-    imported = other.post("/abend/import", data={"night": json.dumps(night)})
+    imported = other.post("/import", data={"record": json.dumps(night)})   # the start page's import form
     assert imported.status_code == 303
     new_last = imported.headers["Location"].split("/")[2]
     again = json.loads(other.get(f"/t/{new_last}/abend.json").get_data(as_text=True))
@@ -198,13 +198,13 @@ def test_the_night_exports_parse_and_re_import(app, client):
 
 
 @pytest.mark.parametrize("night", [
-    "kein json", json.dumps({"format": "other"}),
+    json.dumps({"format": "kartentisch-night/1"}), json.dumps({"format": "kartentisch-night/1", "games": []}),
     json.dumps({"format": "kartentisch-night/1", "games": [{"record": {"game": "cubirds"}}]}),
     json.dumps({"format": "kartentisch-night/1", "games": [{"record": {
         "game": "gleich-und-gleich", "players": ["A", "B"], "events": [{"type": "play"}]}}]}),
 ])
 def test_a_bad_night_file_is_refused_and_changes_nothing(app, client, night):
-    answer = client.post("/abend/import", data={"night": night})
+    answer = client.post("/import", data={"record": night})
     assert 400 <= answer.status_code < 500
     assert 'class="error"' in answer.get_data(as_text=True)
     with app.app_context():
@@ -309,6 +309,7 @@ def finished_games(client) -> list[dict]:
 def test_statistics_count_the_finished_games_beside_the_simulated_figures(client, monkeypatch):
     from webapp import nights_stats
     monkeypatch.setattr(nights_stats, "simulated", lambda: SIMULATED)
+    nights_stats._sections.cache_clear()
     records = finished_games(client)
     page = client.get("/statistik").get_data(as_text=True)
     assert "5 beendete Spiele" in page
@@ -337,6 +338,7 @@ def test_statistics_count_the_finished_games_beside_the_simulated_figures(client
 def test_statistics_say_so_when_there_are_no_simulated_figures(client, monkeypatch):
     from webapp import nights_stats
     monkeypatch.setattr(nights_stats, "simulated", lambda: {})
+    nights_stats._sections.cache_clear()
     assert "Noch kein Spiel beendet" in client.get("/statistik").get_data(as_text=True)
     finished_games(client)
     page = client.get("/statistik").get_data(as_text=True)
