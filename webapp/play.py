@@ -182,6 +182,8 @@ def import_record():
         data = json.loads(text)
     except ValueError:
         raise Refusal(400, "bad-json", _l("Die Datei ist kein gültiges JSON")) from None
+    if nights.is_night_file(data):  # a whole game night (its export)
+        return nights.import_night(data)
     table, _seat, token = store.import_table(data)
     seats.remember(table.id, token)
     return redirect(url_for("play.table_page", table_id=table.id), 303)
