@@ -122,13 +122,6 @@ def _put(table_id: str, replay: Replay) -> None:
             _cache.popitem(last=False)
 
 
-def forget(table_ids) -> None:
-    """Drop the replays of deleted tables."""
-    with _lock:
-        for table_id in table_ids:
-            _cache.pop(table_id, None)
-
-
 def moments(effects: list[dict]) -> list[Moment]:
     """The big moments, read from the engine's effects, in order."""
     found = []
