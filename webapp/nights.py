@@ -152,11 +152,15 @@ def load_night(table_id: str) -> Night:
     return night
 
 
+def seated(night: Night) -> bool:
+    """Whether this browser holds a seat at one of the night's tables."""
+    tokens = session.get("seats", {})
+    return holds_seat(night.ids, tokens if isinstance(tokens, dict) else {})
+
+
 def night_context(table_id: str) -> dict:
     night = load_night(table_id)
-    tokens = session.get("seats", {})
-    return {"night": night, "table": night.newest, "sync_phase": "abend",
-            "may_delete": holds_seat(night.ids, tokens if isinstance(tokens, dict) else {}),
+    return {"night": night, "table": night.newest, "sync_phase": "abend", "may_delete": seated(night),
             "bgstats": {g.table.id: bgstats_url(g) for g in night.finished},
             "night_date": format_date(night.games[0].started.date(), "full")}
 
@@ -277,8 +281,7 @@ def _night_records(data) -> list[dict]:
 # --- deleting -------------------------------------------------------------------------------
 def _deletable(table_id: str) -> Night:
     night = load_night(table_id)
-    tokens = session.get("seats", {})
-    if not holds_seat(night.ids, tokens if isinstance(tokens, dict) else {}):
+    if not seated(night):
         raise Refusal(403, "not-of-night", _l("Nur wer an diesem Spieleabend einen Platz hat, kann ihn löschen"))
     return night
 
