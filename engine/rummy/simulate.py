@@ -198,10 +198,11 @@ def game_options(draw_pile: int, options: dict | None) -> dict:
     return merged
 
 
-def play_one(options: dict, seed: int) -> tuple[GemeinsameSache, int]:
-    """One simulated game and its number of turns (draws)."""
-    table = Table(options, seed)
-    return table.play(), table.draws
+def play_one(options: dict, seed: int, table: type[Table] = Table) -> tuple[GemeinsameSache, int]:
+    """One simulated game and its number of turns (draws); ``table`` is the
+    players' strategy (a ``Table`` subclass, e.g. the lab's teams)."""
+    played = table(options, seed)
+    return played.play(), played.draws
 
 
 def _game_seed(seed: int, index: int) -> int:
@@ -209,10 +210,10 @@ def _game_seed(seed: int, index: int) -> int:
 
 
 def _run_chunk(args) -> tuple[int, int, int, int, int]:
-    options, seed, first, count = args
+    options, seed, first, count, table = args
     wins = turns = pickups = events = 0
     for index in range(first, first + count):
-        game, draws = play_one(options, _game_seed(seed, index))
+        game, draws = play_one(options, _game_seed(seed, index), table)
         wins += game.outcome().won
         turns += draws
         pickups += game.state()["discard_pickups"]
@@ -220,14 +221,15 @@ def _run_chunk(args) -> tuple[int, int, int, int, int]:
     return count, wins, turns, pickups, events
 
 
-def run_games(draw_pile: int, games: int, seed: int, options: dict | None = None, processes: int | None = None) -> dict:
+def run_games(draw_pile: int, games: int, seed: int, options: dict | None = None, processes: int | None = None,
+              table: type[Table] = Table) -> dict:
     """Play ``games`` games with ``draw_pile`` cards (split over processes)."""
     opts = game_options(draw_pile, options)
     GemeinsameSache.validate_options(dict(opts))
     processes = processes or multiprocessing.cpu_count()
     chunks = max(1, min(games, processes * 4))
     bounds = [games * i // chunks for i in range(chunks + 1)]
-    jobs = [(opts, seed, bounds[i], bounds[i + 1] - bounds[i]) for i in range(chunks)]
+    jobs = [(opts, seed, bounds[i], bounds[i + 1] - bounds[i], table) for i in range(chunks)]
     started = time.perf_counter()
     if processes > 1 and games >= 200:
         with multiprocessing.get_context("fork").Pool(processes) as pool:
