@@ -1,4 +1,5 @@
-"""Command line: ``python -m engine replay FILE``, ``random``, ``simulate``, ``bench``."""
+"""Command line: ``python -m engine replay FILE``, ``random``, ``simulate``, ``bench``; the lab's
+``tournament``, ``balance`` and ``sweep`` (engine/lab/cli.py)."""
 from __future__ import annotations
 
 import argparse
@@ -78,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    from .lab.cli import add_commands as add_lab_commands
+
+    add_lab_commands(sub)
     return parser
 
 

@@ -1,0 +1,97 @@
+"""``python -m engine sweep``: every figure of docs/balance.md in one run.
+
+Writes ``engine/lab/data/simulated.json`` (contract C5), the charts
+``docs/balance/*.svg`` and the generated tables between the markers in
+``docs/balance.md``. Each entry carries the command that reproduces it alone.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import time
+from pathlib import Path
+
+from . import DATA_FILE, FORMAT
+from .runs import balance, solo
+from .variants import RECOMMENDATIONS
+
+ROOT = Path(__file__).resolve().parents[2]
+CHART_DIR = ROOT / "docs" / "balance"
+DOC = ROOT / "docs" / "balance.md"
+BEGIN, END = "<!-- sweep:begin -->", "<!-- sweep:end -->"
+
+PLAYERS = (2, 3, 4, 5)
+BIRD_CONFIGS = [("cubirds", {})] + [("gleich-und-gleich", o) for o in ({}, {"rarer_faces": True}, {"fast": True})]
+SOLO_GAMES = ("cubirds", "gleich-und-gleich")
+HANDICAPS = (0, 1, 2, 3)
+TEAMS = ("simple", "smart", "open")
+PARTS = ("birds", "solo", "recommend", "rummy")
+
+
+def run_sweep(args) -> int:
+    sizes = {"games": args.games, "strong_games": args.strong_games, "rummy_games": args.rummy_games}
+    processes = args.processes
+    if args.quick:
+        sizes, processes = {"games": 3, "strong_games": 1, "rummy_games": 10}, 1
+    parts = [p for p in args.only.split(",") if p] or list(PARTS)
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        print(f"invalid arguments: unknown part(s) {', '.join(sorted(unknown))}; known: {', '.join(PARTS)}")
+        return 2
+    figures = json.loads(DATA_FILE.read_text(encoding="utf-8")) if DATA_FILE.exists() and not args.quick else {}
+    figures.update(format=FORMAT, generated=datetime.date.today().isoformat())
+    timing = figures.setdefault("timing", {})
+    for part in parts:
+        load_before, started, cpu = os.getloadavg(), time.perf_counter(), 0.0
+        entries = PART_RUNNERS[part](sizes, args.seed, processes)
+        cpu = sum(e.get("cpu_seconds", 0.0) for e in entries)
+        timing[part] = {"seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(cpu, 1),
+                        "load_before": [round(x, 2) for x in load_before],
+                        "load_after": [round(x, 2) for x in os.getloadavg()], "processes": processes}
+        key = {"birds": "birds", "solo": "solo", "recommend": "recommended", "rummy": "gemeinsame_sache"}[part]
+        figures[key] = entries
+        print(f"{part}: {len(entries)} configurations, {timing[part]['seconds']} s "
+              f"({timing[part]['cpu_seconds']} s CPU), load {timing[part]['load_before']} → {timing[part]['load_after']}")
+    for key in ("birds", "solo", "recommended", "gemeinsame_sache"):
+        figures.setdefault(key, [])
+    if args.quick:
+        return 0
+    DATA_FILE.parent.mkdir(parents=True, exist_ok=True)
+    DATA_FILE.write_text(json.dumps(figures, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    from .report import write_charts, write_tables
+
+    write_charts(figures, CHART_DIR)
+    write_tables(figures, DOC, BEGIN, END)
+    print(f"wrote {DATA_FILE.relative_to(ROOT)}, {CHART_DIR.relative_to(ROOT)}/*.svg, {DOC.relative_to(ROOT)}")
+    return 0
+
+
+def _bot_sizes(sizes: dict) -> list[tuple[str, int]]:
+    """The bird figures: greedy in every seat at full size, strong as a check."""
+    return [(bot, n) for bot, n in (("greedy", sizes["games"]), ("strong", sizes["strong_games"])) if n]
+
+
+def _birds(sizes, seed, processes) -> list[dict]:
+    return [balance(game, players, options, bot, n, seed, processes)
+            for bot, n in _bot_sizes(sizes) for game, options in BIRD_CONFIGS for players in PLAYERS]
+
+
+def _solo(sizes, seed, processes) -> list[dict]:
+    return [solo(game, {}, bot, handicap, n, seed, processes)
+            for game in SOLO_GAMES for bot, n in _bot_sizes(sizes) for handicap in HANDICAPS]
+
+
+def _recommend(sizes, seed, processes) -> list[dict]:
+    return [{**balance(name, players, {}, "greedy", sizes["games"], seed, processes), "recommendation": name}
+            for name in RECOMMENDATIONS for players in PLAYERS]
+
+
+def _rummy(sizes, seed, processes) -> list[dict]:
+    from .rummy import sweep_team
+
+    return [entry for team in TEAMS
+            for entry in sweep_team(team, range(1, 34), sizes["rummy_games"], seed, processes)]
+
+
+PART_RUNNERS = {"birds": _birds, "solo": _solo, "recommend": _recommend, "rummy": _rummy}
