@@ -77,14 +77,7 @@ class BotTable(TableSimulation):
         species = self._ask(player, "flock")
         if species is None:
             return {"type": "no-flock"}
-        return {"type": "flock", "cards": self._cards_of(player, species)}
-
-
-def handicap_cards(game_name: str, options: dict, count: int, rng: random.Random) -> list[str]:
-    """``count`` cards drawn at random from a full deck, for RobinBird's collection."""
-    ruleset = make_game(game_name, {k: v for k, v in options.items() if k != "robin_bonus"}, ["A", "B"]).ruleset
-    deck = [c for c in ruleset.cards for _ in range(ruleset.card_counts[c])]
-    return rng.sample(deck, count)
+        return self.flock_event(self._cards_of(player, species))
 
 
 def play_game(game_name: str, options: dict, lineup: list[str], seed: int, handicap: int = 0,
@@ -93,9 +86,7 @@ def play_game(game_name: str, options: dict, lineup: list[str], seed: int, handi
     only; RobinBird is the engine's). Returns (GameResult, record or None)."""
     rng = random.Random(seed)
     solo = bool(options.get("solo"))
-    options = dict(options)
-    if solo and handicap:
-        options["robin_bonus"] = handicap_cards(game_name, options, handicap, rng)
+    options = {**options, "robin_handicap": handicap} if solo and handicap else dict(options)
     names = [f"Spieler {i + 1}" for i in range(len(lineup))] + (["RobinBird"] if solo else [])
     game = make_game(game_name, options, names)
     bots = [make_bot(name) for name in lineup] + ([None] if solo else [])
@@ -114,7 +105,8 @@ def play_game(game_name: str, options: dict, lineup: list[str], seed: int, handi
         reason=game.outcome().reason,
         winners=tuple(sorted((w - first) % n for w in game.outcome().winners)),
         turns=sum(plays), rounds=game.round, reshuffles=game.reshuffles, events=len(game.events),
-        seats=tuple((lineup + ["robin"])[s] for s in relative), think=tuple(table.think[s] for s in relative), decided_turns=tuple(plays[s] for s in relative),
+        seats=tuple((lineup + ["robin"])[s] for s in relative), think=tuple(table.think[s] for s in relative),
+        decided_turns=tuple(plays[s] for s in relative),
     )
     return result, (game.record() if keep_record else None)
 

@@ -15,6 +15,7 @@ STYLE = Style(background="white", plot_background="white", font_family="sans-ser
               colors=("#1f6f8b", "#e07a1f", "#5a9e3a", "#8e44ad", "#c0392b", "#7f8c8d"))
 LABELS = {"cubirds": "CuBirds", "gleich-und-gleich": "Gleich und gleich"}
 ENDING_LABELS = {"distinct-species": "7 (6) Arten", "two-triples": "zwei Drillinge", "most-birds": "meiste Vögel"}
+CHART_BOT = "greedy"     # the bot of the full-size bird runs
 TEAM_LABELS = {"simple": "einfache Strategie", "smart": "sorgfältiges stilles Team", "open": "Offene Hände"}
 
 
@@ -50,7 +51,7 @@ def write_charts(figures: dict, folder: Path) -> list[Path]:
     """Draw every chart of docs/balance.md into ``folder``; returns the files."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    birds = figures.get("birds", []) + figures.get("recommended", [])
+    birds = [e for e in figures.get("birds", []) + figures.get("recommended", []) if e["bot"] == CHART_BOT]
     grouped = _by_config(birds)
     players = sorted({e["players"] for e in birds})
 
@@ -130,20 +131,20 @@ def tables(figures: dict) -> str:
            f"data: [engine/lab/data/simulated.json](../engine/lab/data/simulated.json).", ""]
     birds = figures.get("birds", [])
     if birds:
-        out += ["### Bird games, strong bot in every seat", "",
-                "| game | players | games | turns | rounds | endings: species / triples / most birds "
+        out += ["### Bird games, the same bot in every seat", "",
+                "| game | bot | players | games | turns | rounds | endings: species / triples / most birds "
                 "| first player wins | last player wins | shared wins | reshuffles |",
-                "|---|---:|---:|---|---|---|---|---|---:|---|"]
-        for e in sorted(birds, key=lambda e: (config_label(e), e["players"])):
+                "|---|---|---:|---:|---|---|---|---|---|---:|---|"]
+        for e in sorted(birds, key=lambda e: (config_label(e), e["bot"], e["players"])):
             out.append(_bird_row(e))
         out += ["", "Each row: `" + birds[0]["command"].replace(f"--game {birds[0]['game']}", "--game G")
-                .replace(f"--players {birds[0]['players']}", "--players P") + "` (options as in the row)."]
+                .replace(f"--players {birds[0]['players']}", "--players P") + "` (bot and options as in the row)."]
     rec = figures.get("recommended", [])
     if rec:
         out += ["", "### Recommendation: other flock sizes (lab only)", "",
-                "| variant | players | games | turns | rounds | endings: species / triples / most birds "
+                "| variant | bot | players | games | turns | rounds | endings: species / triples / most birds "
                 "| first player wins | last player wins | shared wins | reshuffles |",
-                "|---|---:|---:|---|---|---|---|---|---:|---|"]
+                "|---|---|---:|---:|---|---|---|---|---|---:|---|"]
         for e in sorted(rec, key=lambda e: (config_label(e), e["players"])):
             out.append(_bird_row(e))
     if figures.get("solo"):
@@ -180,7 +181,7 @@ def tables(figures: dict) -> str:
 def _bird_row(e: dict) -> str:
     endings = " / ".join(f"{100 * e['endings'][k]:.1f} %" for k in ENDING_LABELS)
     first, last = e["seat_win_rate"][0], e["seat_win_rate"][-1]
-    return (f"| {config_label(e)} | {e['players']} | {e['games']} | {_num(e['turns'])} | {_num(e['rounds'])} "
+    return (f"| {config_label(e)} | {e['bot']} | {e['players']} | {e['games']} | {_num(e['turns'])} | {_num(e['rounds'])} "
             f"| {endings} | {_pct(first['rate'], first['ci95'])} | {_pct(last['rate'], last['ci95'])} "
             f"| {100 * e['shared_wins']:.1f} % | {_num(e['reshuffles'])} |")
 

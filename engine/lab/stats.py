@@ -28,7 +28,8 @@ def mean(values: list[float]) -> dict:
     m = sum(values) / n
     sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
     half = Z95 * sd / math.sqrt(n)
-    return {"mean": round(m, 3), "ci95": [round(m - half, 3), round(m + half, 3)]}
+    low = max(m - half, min(values))       # counts are never below the least one seen
+    return {"mean": round(m, 3), "ci95": [round(low, 3), round(m + half, 3)]}
 
 
 def run_parallel(work, jobs: list, processes: int | None, games: int) -> list:

@@ -31,7 +31,6 @@ def _variant(ruleset: Ruleset):
 
 RECOMMENDATIONS = {
     "gleich-und-gleich/numbers-6-8": _variant(gleich_und_gleich_with((6, 8), (2, 3))),
-    "gleich-und-gleich/numbers-4-6": _variant(gleich_und_gleich_with((4, 6), (2, 3))),
 }
 
 

@@ -25,7 +25,7 @@ def test_a_bot_game_replays_to_its_end(game, options, lineup, seed, handicap):
         n = len(record["players"])
         assert sorted((w - first) % n for w in outcome.winners) == list(result.winners)
         assert replayed.round == result.rounds and replayed.reshuffles == result.reshuffles
-        assert len(record["options"].get("robin_bonus", [])) == handicap
+        assert len(record["events"][0].get("robin_bonus", [])) == handicap == record["options"].get("robin_handicap", 0)
         plays = sum(1 for e in record["events"] if e["type"] == "play")
         robin_turns = result.turns - plays
         assert robin_turns == 0 if not options.get("solo") else robin_turns > 0

@@ -22,6 +22,6 @@ def test_greedy_beats_random():
 
 
 def test_strong_beats_greedy():
-    result = rates(tournament("cubirds", 2, ["greedy", "strong"], 80, seed=5, processes=1))
+    result = rates(tournament("cubirds", 2, ["greedy", "strong"], 200, seed=5, processes=1))
     assert result["strong"]["ci95"][0] > 0.5 > result["greedy"]["ci95"][1]
     assert result["strong"]["ms_per_turn"] < 50
