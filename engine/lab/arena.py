@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..birds.randomplay import TableSimulation
 from ..birds.rules import RIGHT
@@ -40,6 +40,7 @@ class BotTable(TableSimulation):
 
     def __init__(self, game, rng: random.Random, bots: list, bot_rng: random.Random):
         super().__init__(game, rng)
+        self.styles = [replace(style, pass_chance=0.0) for style in self.styles]   # the bots decide
         self.bots, self.bot_rng = bots, bot_rng
         self.think = [0.0] * len(bots)
 
@@ -66,12 +67,7 @@ class BotTable(TableSimulation):
     def choose_draw(self, player: int) -> dict:
         if not self._ask(player, "draw"):
             return {"type": "pass"}
-        for _ in range(2):
-            card = self.take(self.rs.reshuffle_on_draw)
-            if card is None:
-                break
-            self.hands[player].append(card)
-        return {"type": "draw"}
+        return super().choose_draw(player)      # the table's styles never pass (see __init__)
 
     def choose_flock(self, player: int) -> dict:
         species = self._ask(player, "flock")

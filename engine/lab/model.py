@@ -52,7 +52,7 @@ class Rules:
         self.triple = ruleset.triple_size
         self.reshuffle_on_draw = ruleset.reshuffle_on_draw
         self.ident = tuple(range(self.count))    # "species_of" for rows of species numbers
-        self.deck = tuple(sum(ruleset.card_counts[c] for c in s.cards) for s in ruleset.species)
+        self.full_deck = tuple(sum(ruleset.card_counts[c] for c in s.cards) for s in ruleset.species)
         # share of a small (e1) and of a big flock (e2) that h cards in hand make up
         self.e1 = tuple(tuple(min(h, sm) / sm for h in range(MAX_HAND)) for sm in self.small)
         self.e2 = tuple(tuple(min(h, bg) / bg for h in range(MAX_HAND)) for bg in self.big)
@@ -235,10 +235,6 @@ class World:
         w.turn, w.over, w.winners, w.turns = self.turn, self.over, self.winners, self.turns
         return w
 
-    @property
-    def players(self) -> int:
-        return len(self.hands)
-
     # --- cards ----------------------------------------------------------------------
     def take(self, reshuffle: bool = True) -> int | None:
         if not self.deck:
@@ -351,7 +347,7 @@ class World:
         if not self.sizes[p]:       # cannot happen at a turn's start, but keeps a playout safe
             self.end_turn(p)
             return
-        s, r, side, _ = greedy_play(rules, self.rows, self.hands[p], self.colls[p], rules.deck, self.rng)
+        s, r, side, _ = greedy_play(rules, self.rows, self.hands[p], self.colls[p], rules.full_deck, self.rng)
         self.after_play(p, self.play(p, s, r, side))
 
     def after_play(self, p: int, captured: tuple) -> None:

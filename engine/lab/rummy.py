@@ -133,18 +133,14 @@ class SmartTable(Table):
         return best
 
     def choose_discard(self, player: int) -> str:
-        """The simple strategy's offer first; else, among the cards with the
-        fewest start partners in the hand, the one the partner can most likely use."""
-        hand = self.hands[player]
+        """The simple strategy's offer (a card for an own start) or last joker;
+        else, among the cards with the fewest start partners in the hand, the one
+        the partner can most likely use."""
         game = self.game
-        for start in game.open_starts:
-            if start.owner == player:
-                for card in start.completions:
-                    if card in hand:
-                        return card
-        real = [c for c in hand if c != JOKER]
-        if not real:
-            return hand[0]
+        simple = super().choose_discard(player)
+        if simple == JOKER or any(simple in s.completions for s in game.open_starts if s.owner == player):
+            return simple
+        real = [c for c in self.hands[player] if c != JOKER]
         unseen = len(self.unseen_by(player))
 
         def partners(card: str) -> int:

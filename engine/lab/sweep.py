@@ -26,7 +26,8 @@ BIRD_CONFIGS = [("cubirds", {})] + [("gleich-und-gleich", o) for o in ({}, {"rar
 SOLO_GAMES = ("cubirds", "gleich-und-gleich")
 HANDICAPS = (0, 1, 2, 3)
 TEAMS = ("simple", "smart", "open")
-PARTS = ("birds", "solo", "recommend", "rummy")
+PARTS = ("birds", "rummy", "solo", "recommend")
+PART_KEYS = {"birds": "birds", "rummy": "gemeinsame_sache", "solo": "solo", "recommend": "recommended"}
 
 
 def run_sweep(args) -> int:
@@ -43,28 +44,48 @@ def run_sweep(args) -> int:
     figures.update(format=FORMAT, generated=datetime.date.today().isoformat())
     timing = figures.setdefault("timing", {})
     for part in parts:
-        load_before, started, cpu = os.getloadavg(), time.perf_counter(), 0.0
-        entries = PART_RUNNERS[part](sizes, args.seed, processes)
-        cpu = sum(e.get("cpu_seconds", 0.0) for e in entries)
-        timing[part] = {"seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(cpu, 1),
+        load_before, started, cpu = os.getloadavg(), time.perf_counter(), _cpu_seconds()
+        key, count = PART_KEYS[part], 0
+        for entry in PART_RUNNERS[part](sizes, args.seed, processes):
+            figures[key] = [e for e in figures.get(key, []) if _identity(e) != _identity(entry)] + [entry]
+            count += 1
+            if not args.quick:
+                write_figures(figures)      # after every entry: a sweep cut short keeps what it has
+        timing[part] = {"seconds": round(time.perf_counter() - started, 1),
+                        "cpu_seconds": round(_cpu_seconds() - cpu, 1),
                         "load_before": [round(x, 2) for x in load_before],
                         "load_after": [round(x, 2) for x in os.getloadavg()], "processes": processes}
-        key = {"birds": "birds", "solo": "solo", "recommend": "recommended", "rummy": "gemeinsame_sache"}[part]
-        figures[key] = entries
-        print(f"{part}: {len(entries)} configurations, {timing[part]['seconds']} s "
-              f"({timing[part]['cpu_seconds']} s CPU), load {timing[part]['load_before']} → {timing[part]['load_after']}")
-    for key in ("birds", "solo", "recommended", "gemeinsame_sache"):
-        figures.setdefault(key, [])
-    if args.quick:
-        return 0
-    DATA_FILE.parent.mkdir(parents=True, exist_ok=True)
-    DATA_FILE.write_text(json.dumps(figures, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"{part}: {count} configurations, {timing[part]['seconds']} s "
+              f"({timing[part]['cpu_seconds']} s CPU), load {timing[part]['load_before']} → {timing[part]['load_after']}",
+              flush=True)
+        if not args.quick:
+            write_figures(figures)
+    return 0
+
+
+def _identity(entry: dict) -> tuple:
+    """What an entry is a figure of (a new run of the same replaces it)."""
+    return tuple(json.dumps(entry.get(k), sort_keys=True)
+                 for k in ("recommendation", "game", "team", "options", "players", "bot", "draw_pile"))
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its finished workers."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def write_figures(figures: dict) -> None:
+    """The data file, the charts and the generated tables of docs/balance.md
+    (entries of one configuration sorted as the sweep makes them)."""
     from .report import write_charts, write_tables
 
+    for key in PART_KEYS.values():
+        figures.setdefault(key, [])
+    DATA_FILE.parent.mkdir(parents=True, exist_ok=True)
+    DATA_FILE.write_text(json.dumps(figures, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     write_charts(figures, CHART_DIR)
     write_tables(figures, DOC, BEGIN, END)
-    print(f"wrote {DATA_FILE.relative_to(ROOT)}, {CHART_DIR.relative_to(ROOT)}/*.svg, {DOC.relative_to(ROOT)}")
-    return 0
 
 
 def _bot_sizes(sizes: dict) -> list[tuple[str, int]]:
@@ -72,26 +93,32 @@ def _bot_sizes(sizes: dict) -> list[tuple[str, int]]:
     return [(bot, n) for bot, n in (("greedy", sizes["games"]), ("strong", sizes["strong_games"])) if n]
 
 
-def _birds(sizes, seed, processes) -> list[dict]:
-    return [balance(game, players, options, bot, n, seed, processes)
-            for bot, n in _bot_sizes(sizes) for game, options in BIRD_CONFIGS for players in PLAYERS]
+def _birds(sizes, seed, processes):
+    for bot, n in _bot_sizes(sizes):
+        for game, options in BIRD_CONFIGS:
+            for players in PLAYERS:
+                yield balance(game, players, options, bot, n, seed, processes)
 
 
-def _solo(sizes, seed, processes) -> list[dict]:
-    return [solo(game, {}, bot, handicap, n, seed, processes)
-            for game in SOLO_GAMES for bot, n in _bot_sizes(sizes) for handicap in HANDICAPS]
+def _solo(sizes, seed, processes):
+    for game in SOLO_GAMES:
+        for bot, n in _bot_sizes(sizes):
+            for handicap in HANDICAPS:
+                yield solo(game, {}, bot, handicap, n, seed, processes)
 
 
-def _recommend(sizes, seed, processes) -> list[dict]:
-    return [{**balance(name, players, {}, "greedy", sizes["games"], seed, processes), "recommendation": name}
-            for name in RECOMMENDATIONS for players in PLAYERS]
+def _recommend(sizes, seed, processes):
+    for name in RECOMMENDATIONS:
+        for players in PLAYERS:
+            yield {**balance(name, players, {}, "greedy", sizes["games"], seed, processes), "recommendation": name}
 
 
-def _rummy(sizes, seed, processes) -> list[dict]:
+def _rummy(sizes, seed, processes):
     from .rummy import sweep_team
 
-    return [entry for team in TEAMS
-            for entry in sweep_team(team, range(1, 34), sizes["rummy_games"], seed, processes)]
+    for team in TEAMS:
+        for size in range(1, 34):
+            yield from sweep_team(team, [size], sizes["rummy_games"], seed, processes)
 
 
 PART_RUNNERS = {"birds": _birds, "solo": _solo, "recommend": _recommend, "rummy": _rummy}
