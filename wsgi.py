@@ -1,6 +1,6 @@
 """The WSGI entry point: ``gunicorn wsgi:app``."""
 from webapp import create_app
-from webapp.fastsync import release_holds_on_sigterm
+from webapp.sync import release_holds_on_sigterm
 
 app = create_app()
 release_holds_on_sigterm(app)

@@ -228,7 +228,6 @@ def _thread_server(database_url: str) -> Iterator[LiveServer]:
     from werkzeug.serving import make_server
 
     from webapp import create_app
-    from webapp.fastsync import WATCH
 
     # A thread per request, as many as asked for: hold sync polls as gunicorn does (KT_SYNC_HOLDS).
     app = create_app(app_test_config(database_url, WTF_CSRF_ENABLED=True, SYNC_HOLDS=200))
@@ -240,7 +239,7 @@ def _thread_server(database_url: str) -> Iterator[LiveServer]:
         _wait_until_serving(url)
         yield LiveServer(url, database_url)
     finally:
-        app.extensions[WATCH].close()
+        app.extensions["sync"].watch.close()
         server.shutdown()
         thread.join(timeout=10)
         _dispose_engines(app)

@@ -88,13 +88,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         SESSION_REFRESH_EACH_REQUEST=False,  # no new cookie on every sync poll (30 days from taking a seat)
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
-        # Sync polls held open until their table changes (fastsync.py): how many at once
-        # per process (each takes a server thread; `python -m webapp` sets it from its
-        # threads), for how long, and how often the tables of held polls are read — while
-        # the database announces the changes itself (PostgreSQL), only as a safety net.
+        # Sync polls held open until their table changes (sync.py): how many at once per
+        # process (each takes a server thread; `python -m webapp` sets it from its
+        # threads), for how long, and how often the database is asked whether another
+        # process committed (SQLite: PRAGMA data_version, a few µs) — while the database
+        # announces the changes itself (PostgreSQL), the tables are read only as a safety net.
         SYNC_HOLDS=_whole_number(os.environ.get("KT_SYNC_HOLDS", "0"), "KT_SYNC_HOLDS"),
         SYNC_HOLD_SECONDS=20,
-        SYNC_WATCH_INTERVAL=0.01,
+        SYNC_WATCH_INTERVAL=0.002,
         SYNC_WATCH_LISTENING_INTERVAL=1.0,
     )
     if test_config:
@@ -111,8 +112,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     _init_limiter(app)
     htmx.init_app(app)
 
-    from . import (api, compression, errors, fastsync, nights, nights_replay, nights_stats, play, pwa, rulebook,
-                   security, tables)
+    from . import (api, compression, errors, nights, nights_replay, nights_stats, play, pwa, rulebook, security,
+                   sync, tables)
 
     app.register_blueprint(tables.bp)
     app.register_blueprint(play.bp)
@@ -127,7 +128,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     play.init_app(app)
     security.init_app(app)
     compression.init_app(app)
-    fastsync.init_app(app)
+    sync.init_app(app)
 
     @app.after_request
     def remember_language(response):

@@ -12,10 +12,14 @@ LANGUAGES = ("de", "en")
 LANGUAGE_COOKIE = "lang"
 
 
-def select_locale() -> str:
-    """German unless English was chosen (``?lang=en`` or the language cookie)."""
-    wanted = request.args.get("lang") or request.cookies.get(LANGUAGE_COOKIE)
+def language(asked: str | None, kept: str | None) -> str:
+    """German unless English was chosen: ``asked`` (``?lang=``) or ``kept`` (the language cookie)."""
+    wanted = asked or kept
     return wanted if wanted in LANGUAGES else "de"
+
+
+def select_locale() -> str:
+    return language(request.args.get("lang"), request.cookies.get(LANGUAGE_COOKIE))
 
 
 db = SQLAlchemy()

@@ -9,18 +9,19 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from cachetools import LRUCache
-from flask import Blueprint, Flask, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, lazy_gettext as _l
 
 from . import nights, seats, store
-from .errors import Refusal
+from .errors import NOT_FOUND, Refusal
 from .extensions import htmx, limiter
 from .models import Event, Seat, Table
 from .screens import screen_for, title
 from .screens.generic import Perspective, Screen
-from .tables import CREATE_LIMIT, limits_off, lobby_context, render_lobby
+from .tables import CREATE_LIMIT, limits_off, lobby_context
 
 bp = Blueprint("play", __name__)
+NIGHT = "abend"  # the sync phase of a night page (webapp/nights.py)
 
 
 def entry_key(table_id: str, version: int, event) -> str:
@@ -85,17 +86,18 @@ def controls(table_id: str):
 
 @bp.get("/t/<table_id>/sync")
 def sync(table_id: str):
-    """204 while nothing changed (answered by ``fastsync`` before Flask); else the changed regions."""
-    table, seat = seats.table_and_seat(table_id)
-    if request.args.get("rev") == str(table.revision):
-        return Response(status=204)
-    if request.args.get("phase") == "abend":  # a night page watches its newest table
+    """The sync poll (``webapp.sync`` answers it in front of Flask, the same way); a
+    night page's poll (``phase=abend``, held there like any other) is drawn here."""
+    if request.args.get("phase") == NIGHT:
+        table = store.get_table(table_id)
+        if request.args.get("rev") == str(table.revision):
+            return Response(status=204)
         return nights.night_regions(table)
-    if not table.started:
-        return render_lobby(table, oob=True)
-    if request.args.get("phase") == "lobby":
-        return Response(status=204, headers={"HX-Location": url_for("play.table_page", table_id=table_id)})
-    return _regions_for(table, seat, view=CENTRE if request.args.get("view") == CENTRE else None)
+    answer = current_app.extensions["sync"].answer(
+        table_id, request.args.to_dict(), seats.token(table_id), str(get_locale()), gzip_ok=False)
+    if answer is None:
+        raise Refusal(404, "no-such-table", NOT_FOUND)
+    return Response(answer.body, status=int(answer.status.split()[0]), headers=answer.headers)
 
 
 def _form_int(name: str):
@@ -272,7 +274,7 @@ def _regions_for(table: Table, seat: Seat | None, error: Refusal | None = None, 
     perspective = screen_for(table.game).perspective(seat)
     if error is not None:
         return _draw(_context(table, perspective, request.values, error))
-    return _shared_regions(table, perspective, view)
+    return shared_regions(table, perspective, view)
 
 
 _drawings: LRUCache = LRUCache(maxsize=1024)
@@ -280,7 +282,7 @@ _drawings_lock = threading.Lock()
 _DRAWING = tuple(threading.Lock() for _ in range(64))
 
 
-def _shared_regions(table: Table, perspective: Perspective | None, view: str | None) -> str:
+def shared_regions(table: Table, perspective: Perspective | None, view: str | None) -> str:
     """The regions of ``view`` at the table's revision in this request's language, as
     every phone of ``perspective`` sees them: drawn once (phones woken together: one
     draws, the others wait for its drawing)."""

@@ -24,13 +24,18 @@ def forget(table_id: str) -> None:
 def lost(table: Table) -> bool:
     """Whether this browser held a seat at ``table`` that was handed to another phone
     (or removed): it keeps a token that matches no seat any more."""
-    token = session.get("seats", {}).get(table.id)
-    return token is not None and store.seat_by_token(table, token) is None
+    held = token(table.id)
+    return held is not None and store.seat_by_token(table, held) is None
+
+
+def token(table_id: str) -> str | None:
+    """The seat token this browser holds for the table, if any."""
+    return session.get("seats", {}).get(table_id)
 
 
 def current(table: Table) -> Seat | None:
     """The seat of this browser at ``table``, or None for a viewer."""
-    return store.seat_by_token(table, session.get("seats", {}).get(table.id))
+    return store.seat_by_token(table, token(table.id))
 
 
 def table_and_seat(table_id: str) -> tuple[Table, Seat | None]:

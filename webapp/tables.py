@@ -22,6 +22,7 @@ from .screens import TITLES, screen_for, title
 bp = Blueprint("tables", __name__)
 
 CREATE_LIMIT = "30 per minute"
+_THIS_PHONE = object()  # lobby_context's default seat: the one this request's phone holds
 JOIN_LIMIT = "60 per minute"
 
 
@@ -190,14 +191,17 @@ def start_game(table_id: str):
     return answer
 
 
-def lobby_context(table: Table) -> dict:
+def lobby_context(table: Table, seat=_THIS_PHONE) -> dict:
+    """The lobby as ``seat`` sees it (by default this phone's seat)."""
     lo, hi = store.human_seat_range(table.game, table.options)
+    seat = seats.current(table) if seat is _THIS_PHONE else seat
     return {"table": table, "game_title": title(table.game), "join_url": join_url(table), "screen": screen_for(table.game),
-            "seat": seats.current(table), "seat_range": (lo, hi), "bots": store.bot_names(table.game, table.options),
+            "seat": seat, "seat_range": (lo, hi), "bots": store.bot_names(table.game, table.options),
             "can_start": lo <= len(table.seats) <= hi, "unreachable": unreachable_for_phones(),
             "lost_seat": seats.lost(table)}
 
 
-def render_lobby(table: Table, oob: bool = False, error: str | None = None) -> str:
-    return render_template("tables/_lobby.html", oob=oob, error=error, **lobby_context(table)) + \
+def render_lobby(table: Table, oob: bool = False, error: str | None = None, seat=_THIS_PHONE) -> str:
+    """The lobby region and the sync poller (as ``seat`` sees them; by default this phone)."""
+    return render_template("tables/_lobby.html", oob=oob, error=error, **lobby_context(table, seat)) + \
         render_template("play/_sync.html", table=table, oob=oob)

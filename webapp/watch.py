@@ -6,10 +6,10 @@ revisions of their tables (one SELECT for all of them) every ``interval``
 seconds — that is how an entry made in another worker, or on another machine,
 is noticed; on SQLite it reads only when ``PRAGMA data_version`` (far cheaper
 than the SELECT) says that something was committed since. A commit in this
-process wakes the thread at once. Where the other processes' commits can be
-heard (PostgreSQL's LISTEN; on SQLite the doorbells of ``doorbell.py``), a
-second thread listens for them while phones wait and the reads become a safety
-net, every ``listening_interval`` seconds.
+process wakes the thread at once (``poke``). Where the other processes' commits
+can be heard (PostgreSQL's LISTEN), a second thread listens for them while
+phones wait and the reads become a safety net, every ``listening_interval``
+seconds. ``close`` lets every held poll go (shutdown).
 Each held poll occupies a server thread, so at most ``holds`` are held at a
 time; beyond that a poll is answered at once, as without holding.
 """

@@ -27,7 +27,7 @@ from ..models import Event, Seat, Table
 from . import checks
 from .cache import Loaded, game_at
 from .reads import get_table, state_answer, stored_answer
-from .writing import committed
+from .writing import announce, committed
 
 STALE = _l("Gerade hat jemand anderes etwas eingetragen – schau kurz hin und tipp noch einmal")
 
@@ -123,3 +123,4 @@ def _insert(table_id: str, seat_id: int | None, version: int, key: str | None, r
             nights_store.entry_appended(table_id, game, row["kind"])  # C6: a finished game's summary
     except IntegrityError:
         raise _Lost() from None
+    announce(table_id)

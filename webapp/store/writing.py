@@ -14,11 +14,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import sqlalchemy as sa
+from blinker import Namespace
+from flask import current_app
 
 from ..errors import NOT_FOUND, Refusal
 from ..extensions import db
 from ..models import Seat, Table, token_hash
 from .reads import JOIN_CODE_LENGTH, is_table_id, join_code_taken
+
+# Sent with the app and the table's id once a change of the table is committed (webapp.sync listens).
+changed = Namespace().signal("table-changed")
 
 # no vowels (a code never spells a word), no 0/O, 1/I/L: 27 letters and digits, 27^6 codes
 JOIN_ALPHABET = "BCDFGHJKMNPQRSTVWXZ23456789"
@@ -47,6 +52,12 @@ def changing(table_id: str) -> Iterator[Table]:
         if locked.rowcount == 0:
             raise Refusal(404, "no-such-table", NOT_FOUND)
         yield db.session.get(Table, table_id, populate_existing=True)
+    announce(table_id)
+
+
+def announce(table_id: str) -> None:
+    """Tell whoever listens (the held sync polls) that the table changed."""
+    changed.send(current_app._get_current_object(), table_id=table_id)
 
 
 def new_token() -> str:

@@ -1,7 +1,9 @@
-"""webapp/fastsync.py: the unchanged poll gets its 204 before Flask; everything
-else reaches the normal ``play.sync`` view and gets exactly its answer."""
+"""webapp/sync.py: every sync poll of a known table is answered before Flask —
+the unchanged one with an empty 204, a changed one with the regions drawn once
+for its perspective — and exactly as the ``play.sync`` view would answer it."""
 from __future__ import annotations
 
+import gzip
 from functools import partial
 
 import pytest
@@ -15,7 +17,7 @@ from .conftest import random_events
 
 @pytest.fixture
 def flask_requests(app):
-    """The paths of the requests that reached Flask (fastsync's 204s never do)."""
+    """The paths of the requests that reached Flask (the sync polls of known tables never do)."""
     seen: list[str] = []
 
     def note(sender, **_extra):
@@ -28,7 +30,7 @@ def flask_requests(app):
 
 @pytest.fixture
 def normal_view(app):
-    """A client of the same app without fastsync: Flask's own WSGI callable."""
+    """A client of the same app without the sync in front: Flask's own WSGI callable."""
     return Client(partial(Flask.wsgi_app, app), app.response_class)
 
 
@@ -48,14 +50,17 @@ def test_the_current_revision_gets_an_empty_204_without_entering_flask(app, clie
     assert flask_requests == []
 
 
-def test_a_stale_revision_goes_to_the_view_and_gets_the_regions(app, client, new_table, flask_requests):
+def test_a_stale_revision_gets_the_regions_without_entering_flask(app, client, new_table, flask_requests,
+                                                                  normal_view):
     table = new_table()
     rev = revision_of(app, table.id)
     flask_requests.clear()
-    answer = client.get(f"/t/{table.id}/sync?rev={rev - 1}")
-    assert answer.status_code == 200
-    assert f'rev={rev}' in answer.get_data(as_text=True)  # the new poller
-    assert flask_requests == [f"/t/{table.id}/sync?rev={rev - 1}"]
+    answer = client.get(f"/t/{table.id}/sync?rev={rev - 1}", headers={"Accept-Encoding": "gzip"})
+    assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "gzip"
+    text = gzip.decompress(answer.data).decode()
+    assert f'rev={rev}' in text and 'id="board"' in text  # the regions and the new poller
+    assert flask_requests == []
+    assert normal_view.get(f"/t/{table.id}/sync?rev={rev - 1}").get_data(as_text=True) == text
 
 
 def test_a_revision_of_another_table_is_not_taken_for_this_ones(app, client, new_table, flask_requests):
@@ -64,7 +69,6 @@ def test_a_revision_of_another_table_is_not_taken_for_this_ones(app, client, new
     assert busy_rev != quiet_rev  # the premise: 3 joins and a start against none
     flask_requests.clear()
     assert client.get(f"/t/{quiet.id}/sync?rev={busy_rev}").status_code == 200
-    assert flask_requests == [f"/t/{quiet.id}/sync?rev={busy_rev}"]
 
 
 def test_an_unknown_table_goes_to_the_view_and_gets_its_404(client, flask_requests, normal_view):
@@ -86,9 +90,7 @@ def test_any_query_gets_the_status_of_the_normal_view(app, client, new_table, no
     expected = normal_view.get(path).status_code
     flask_requests.clear()
     answer = client.get(path)
-    assert answer.status_code == expected
-    if answer.status_code != 204:
-        assert flask_requests == [f"/t/{table.id}/sync?{query}"]
+    assert answer.status_code == expected and flask_requests == []
 
 
 @pytest.mark.parametrize("path", ["/t/{id}/sync/?rev={rev}", "/t/{id}/sync?rev={rev}&", "/t/{id}/syncx?rev={rev}"])
@@ -99,10 +101,7 @@ def test_only_the_exact_sync_path_is_answered_early(app, client, new_table, norm
     flask_requests.clear()
     answer = client.get(path)
     assert answer.status_code == expected
-    if path.startswith(f"/t/{table.id}/sync?"):
-        assert answer.status_code == 204 and flask_requests == []  # a trailing & changes nothing
-    else:
-        assert flask_requests == [path]
+    assert flask_requests == ([] if path.startswith(f"/t/{table.id}/sync?") else [path])
 
 
 def test_other_methods_go_to_flask(app, client, new_table, flask_requests):
@@ -147,3 +146,17 @@ def test_no_caller_learns_more_than_from_the_normal_view(app, new_table, caller,
         if fast_answer.status_code == 204:
             assert fast_answer.data == b""
             assert not set(fast_answer.headers.keys()) - {"Content-Length"}, dict(fast_answer.headers)
+
+
+def test_a_phone_whose_seat_went_to_another_phone_is_sent_to_the_table_page(app, new_table):
+    """C10: its next sync answer sends it to the table page (HX-Location), cheaply."""
+    table = new_table()
+    ben = app.test_client()
+    assert ben.get(f"/t/{table.id}/s/{table.tokens[1]}").status_code == 302
+    rev = revision_of(app, table.id)
+    assert ben.get(f"/t/{table.id}/sync?rev={rev}").status_code == 204
+    moved = app.test_client().post(f"/api/tables/{table.id}/seats/1/token", headers=table.auth())
+    assert moved.status_code == 200  # Ben's seat has a new link: his phone's token holds no seat
+    answer = ben.get(f"/t/{table.id}/sync?rev={rev}&phase=play")
+    assert answer.status_code == 204 and answer.headers["HX-Location"] == f"/t/{table.id}"
+    assert "HX-Location" not in app.test_client().get(f"/t/{table.id}/sync?rev={rev}&phase=play").headers

@@ -1,0 +1,335 @@
+"""Live sync: the poll ``GET /t/<id>/sync?rev=R`` (the route of ``play.sync``),
+answered in front of Flask.
+
+A phone holds one poll open (``hold=1``) until its table moves past revision R
+(``watch.RevisionWatch``), then gets the regions of its perspective — or a 204
+when the hold runs out, or at once when no hold is free. What a change costs is
+one drawing per perspective and language, kept with its gzip (``Sync.drawing``),
+and per waiting phone a few dictionary look-ups and the send: the phone's seat
+comes from its session cookie (decoded once per cookie) and the table's seats
+(read once per table revision, ``Sync.facts``), not from a Flask request with its
+session and a seat query each. Flask's view ``play.sync`` gives the same answers
+through ``Sync.answer`` (it only sees what this leaves: an unknown table).
+
+A change is announced by the store (``store.writing.changed``); in a request once
+its answer has been sent, so that the phones it wakes, which share the process,
+do not hold up that answer. Other processes learn of it from the database: on
+PostgreSQL its NOTIFY (the trigger of migration a3e9c1f0b7d2, heard by LISTEN);
+on SQLite ``PRAGMA data_version``, read every ``SYNC_WATCH_INTERVAL`` while phones
+wait (it changes with every commit of another connection).
+
+A phone whose session holds a token that no longer holds a seat at the table (the
+seat went to another phone) is sent to the table page (``HX-Location``, C10).
+"""
+from __future__ import annotations
+
+import gzip
+import os
+import signal
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs
+
+import sqlalchemy as sa
+from cachetools import LRUCache
+from flask import Flask, g, has_request_context
+from itsdangerous import BadSignature
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import parse_accept_header, parse_cookie
+
+from . import store
+from .errors import Refusal
+from .extensions import LANGUAGE_COOKIE, db, language
+from .models import Table, token_hash
+from .screens import screen_for
+from .screens.generic import Perspective
+from .security import SECURITY_HEADERS
+from .store.writing import changed
+from .watch import LISTEN_SECONDS, Listen, Quiet, RevisionWatch
+
+ENDPOINT = "play.sync"
+CENTRE = "centre"
+NIGHT = "abend"  # the phase of a night page's poll (webapp/nights.py draws it)
+REVISION_CHANNEL = "kartentisch_revisions"
+REVISIONS_OF_TABLES = sa.select(Table.id, Table.revision).where(
+    Table.id.in_(sa.bindparam("table_ids", expanding=True)))
+HTML_HEADERS = [("Content-Type", "text/html; charset=utf-8"), ("Vary", "Accept-Encoding, Cookie"),
+                *SECURITY_HEADERS.items()]
+GZIP_MIN_BYTES = 512
+
+
+@dataclass(frozen=True)
+class Facts:
+    """A table at one revision as the sync needs it: started or not, and the
+    perspective of each seat's token (by its hash)."""
+
+    table_id: str
+    revision: int
+    started: bool
+    perspectives: dict[str, Perspective | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: str
+    headers: list[tuple[str, str]]
+    body: bytes = b""
+
+
+NOTHING_NEW = Answer("204 NO CONTENT", [])
+
+
+@dataclass(frozen=True)
+class Drawing:
+    revision: int
+    body: bytes
+    gzipped: bytes | None
+
+
+class Sync:
+    """The sync of one app in one process (``app.extensions["sync"]``)."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        with app.app_context():
+            # No transaction around a single SELECT: on PostgreSQL that saves the BEGIN and ROLLBACK round trips.
+            self._engine = db.engine.execution_options(isolation_level="AUTOCOMMIT")
+        sqlite_file = _sqlite_file(self._engine)
+        listen = _listen_for_revisions(self._engine) if self._engine.dialect.name == "postgresql" else None
+        self.watch = RevisionWatch(self._read_revisions, app.config["SYNC_HOLDS"], app.config["SYNC_WATCH_INTERVAL"],
+                                   listen, app.config["SYNC_WATCH_LISTENING_INTERVAL"], _sqlite_quiet(sqlite_file))
+        self._hold_seconds = app.config["SYNC_HOLD_SECONDS"]
+        self._adapter = app.url_map.bind("localhost")
+        self._serializer = app.session_interface.get_signing_serializer(app)
+        self._cookie = app.config["SESSION_COOKIE_NAME"]
+        self._lock = threading.Lock()
+        self._facts: LRUCache[str, Facts] = LRUCache(maxsize=4096)
+        self._drawings: LRUCache[tuple, Drawing] = LRUCache(maxsize=2048)
+        self._tokens: LRUCache[str, dict] = LRUCache(maxsize=16384)
+        self._stripes = tuple(threading.Lock() for _ in range(64))
+
+    # --- the database ---------------------------------------------------------------
+    def _read_revisions(self, table_ids: list[str]) -> dict[str, int]:
+        with self._engine.connect() as connection:
+            return dict(connection.execute(REVISIONS_OF_TABLES, {"table_ids": table_ids}).all())
+
+    def current_revision(self, table_id: str) -> int | None:
+        if not store.is_table_id(table_id):
+            return None
+        with self._engine.connect() as connection:
+            return connection.execute(store.REVISION_OF_TABLE, {"table_id": table_id}).scalar_one_or_none()
+
+    # --- answering ----------------------------------------------------------------
+    def answer(self, table_id: str, query: dict[str, str], token: str | None, language: str,
+               gzip_ok: bool) -> Answer | None:
+        """The answer to a poll (None: for Flask: no such table, or a night page)."""
+        revision = self.current_revision(table_id)
+        if revision is None:
+            return None
+        if query.get("rev") == str(revision):
+            if query.get("hold") != "1" or not self.watch.wait(table_id, revision, self._hold_seconds):
+                return NOTHING_NEW
+        if query.get("phase") == NIGHT:
+            return None  # a night page's regions: drawn by the play.sync view
+        facts = self.facts(table_id)
+        if facts is None:
+            return None
+        own = token_hash(token) if token else None
+        if (own is not None and own not in facts.perspectives) or (facts.started and query.get("phase") == "lobby"):
+            return Answer("204 NO CONTENT", [("HX-Location", self._page(table_id))])  # seat gone (C10), or started
+        if query.get("rev") == str(facts.revision):
+            return NOTHING_NEW
+        view = CENTRE if query.get("view") == CENTRE else None
+        drawing = self.drawing(facts, language, facts.perspectives.get(own), view)
+        headers = list(HTML_HEADERS)
+        body = drawing.body
+        if gzip_ok and drawing.gzipped is not None:
+            body = drawing.gzipped
+            headers.append(("Content-Encoding", "gzip"))
+        return Answer("200 OK", headers + [("Content-Length", str(len(body)))], body)
+
+    def facts(self, table_id: str) -> Facts | None:
+        """The table's facts at its current revision, read once per revision."""
+        revision = self.current_revision(table_id)
+        with self._stripes[hash(table_id) % len(self._stripes)]:
+            with self._lock:
+                known = self._facts.get(table_id)
+            if known is not None and known.revision == revision:
+                return known
+            with self.app.app_context():
+                try:
+                    table = store.get_table(table_id)
+                except Refusal:
+                    return None
+                screen = screen_for(table.game)
+                perspectives = {seat.token_hash: screen.perspective(seat) if table.started else Perspective(seat.position)
+                                for seat in table.seats}
+                facts = Facts(table.id, table.revision, table.started, perspectives)
+            with self._lock:
+                self._facts[table_id] = facts
+            return facts
+
+    def drawing(self, facts: Facts, language: str, perspective: Perspective | None, view: str | None) -> Drawing:
+        """The regions (or the lobby) of one perspective, view and language at the facts' revision, drawn once."""
+        key = (facts.table_id, facts.revision, language, perspective, view)
+        with self._stripes[hash(key) % len(self._stripes)]:
+            with self._lock:
+                drawn = self._drawings.get(key)
+            if drawn is None:
+                drawn = self._draw(facts, language, perspective, view)
+                with self._lock:
+                    self._drawings[key] = drawn
+        return drawn
+
+    def _draw(self, facts: Facts, language: str, perspective: Perspective | None, view: str | None) -> Drawing:
+        from . import play, tables
+
+        with self.app.test_request_context(f"/t/{facts.table_id}", query_string={"lang": language}):
+            table = store.get_table(facts.table_id)
+            if table.started:
+                html = play.shared_regions(table, perspective, view)
+            else:
+                seat = next((s for s in table.seats if perspective and s.position == perspective.position), None)
+                html = tables.render_lobby(table, oob=True, seat=seat)
+            body = html.encode()
+        return Drawing(table.revision, body,
+                       gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_MIN_BYTES else None)
+
+    def _page(self, table_id: str) -> str:
+        return self._adapter.build("play.table_page", {"table_id": table_id})
+
+    # --- in front of Flask -----------------------------------------------------------
+    def token_of(self, cookie: str | None, table_id: str) -> str | None:
+        """The seat token the session cookie holds for the table (decoded once per cookie)."""
+        if not cookie:
+            return None
+        with self._lock:
+            seats = self._tokens.get(cookie)
+        if seats is None:
+            try:
+                session = self._serializer.loads(cookie, max_age=int(self.app.permanent_session_lifetime.total_seconds()))
+            except BadSignature:
+                session = {}
+            seats = session.get("seats", {}) if isinstance(session, dict) else {}
+            with self._lock:
+                self._tokens[cookie] = seats
+        token = seats.get(table_id) if isinstance(seats, dict) else None
+        return token if isinstance(token, str) else None
+
+    def wsgi(self, flask_wsgi):
+        def wsgi_app(environ, start_response):
+            if environ.get("REQUEST_METHOD") == "GET":
+                try:
+                    endpoint, args = self._adapter.match(environ.get("PATH_INFO", ""), "GET")
+                except HTTPException:
+                    endpoint = None
+                if endpoint == ENDPOINT:
+                    answer = self._answer_environ(args["table_id"], environ)
+                    if answer is not None:
+                        start_response(answer.status, answer.headers)
+                        return [answer.body]
+            return flask_wsgi(environ, start_response)
+        return wsgi_app
+
+    def _answer_environ(self, table_id: str, environ) -> Answer | None:
+        query = {name: values[0] for name, values in parse_qs(environ.get("QUERY_STRING", "")).items()}
+        cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
+        accepts = parse_accept_header(environ.get("HTTP_ACCEPT_ENCODING", ""))
+        return self.answer(table_id, query, self.token_of(cookies.get(self._cookie), table_id),
+                           language(query.get("lang"), cookies.get(LANGUAGE_COOKIE)), accepts["gzip"] > 0)
+
+    def announce(self, _app, table_id: str) -> None:
+        """The store changed a table here: the watch reads at once (in a request, once it is answered)."""
+        if has_request_context():
+            g.kt_table_changed = True
+        else:
+            self.watch.poke()
+
+
+def init_app(app: Flask) -> None:
+    sync = app.extensions["sync"] = Sync(app)
+    app.wsgi_app = sync.wsgi(app.wsgi_app)
+    changed.connect(sync.announce, app)
+
+    @app.after_request
+    def poke_once_answered(response):
+        if g.pop("kt_table_changed", False):
+            response.call_on_close(sync.watch.poke)
+        return response
+
+    @app.teardown_request
+    def poke_if_not_answered(_error) -> None:
+        if g.pop("kt_table_changed", False):  # no answer went out through after_request
+            sync.watch.poke()
+
+
+def release_holds_on_sigterm(app: Flask) -> None:
+    """In a gunicorn worker: on SIGTERM (graceful stop, once or more) the held polls
+    are answered at once, so the worker need not wait out their holds; then
+    gunicorn's own handler. The handler itself only writes a byte to a pipe (a
+    signal handler must take no lock); a thread reads it and lets the polls go.
+    Call it where the worker loads the app (``wsgi.py``)."""
+    watch = app.extensions["sync"].watch
+    reader, writer = os.pipe()
+    os.set_blocking(writer, False)
+
+    def release() -> None:
+        os.read(reader, 1)
+        watch.close()
+
+    threading.Thread(target=release, name="release-holds", daemon=True).start()
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def on_sigterm(signum, frame):
+        try:
+            os.write(writer, b"!")
+        except BlockingIOError:
+            pass  # a byte is there already
+        if callable(previous):
+            previous(signum, frame)
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+
+
+def _listen_for_revisions(engine: sa.Engine) -> Listen:
+    """PostgreSQL: the revisions as the database announces them, on a connection of its own while phones wait."""
+    def listen(still_wanted, listening, tell, _poke) -> None:
+        raw = engine.raw_connection()
+        connection = raw.driver_connection
+        raw.detach()  # never back into the pool: it listens
+        try:
+            connection.autocommit = True
+            connection.execute(f"LISTEN {REVISION_CHANNEL}")
+            listening()
+            while still_wanted():
+                for note in connection.notifies(timeout=LISTEN_SECONDS):
+                    table_id, _, revision = note.payload.partition(" ")
+                    tell(table_id, int(revision))
+        finally:
+            raw.close()
+
+    return listen
+
+
+def _sqlite_file(engine: sa.Engine) -> str | None:
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    return path if path and path != ":memory:" else None
+
+
+def _sqlite_quiet(path: str | None) -> Quiet | None:
+    """SQLite (a file): whether nothing was committed since the last call, from
+    ``PRAGMA data_version`` on a connection of the calling thread's own (the number
+    changes with every commit made through any other connection)."""
+    if path is None:
+        return None
+    mine = threading.local()
+
+    def quiet() -> bool:
+        if not hasattr(mine, "connection"):
+            mine.connection, mine.version = sqlite3.connect(path), None
+        version = mine.connection.execute("PRAGMA data_version").fetchone()[0]
+        unchanged, mine.version = version == mine.version, version
+        return unchanged
+
+    return quiet
