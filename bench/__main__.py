@@ -2,8 +2,10 @@
 
 1. the engine (``python -m engine bench``),
 2. the cost of each kind of request in one process (no concurrency),
-3. the server under a game-night load at 10, 100 and 300 tables, SQLite and
-   PostgreSQL, each against a fresh gunicorn and a throwaway database,
+3. the server under a game-night load at 10, 100 and 300 tables: the zero-work
+   floor (``bench/floor.py``), then this tree's app and the app before
+   (``--before``, a git revision) on SQLite and PostgreSQL, each against a fresh
+   gunicorn and a throwaway database,
 4. a real browser: page weight and the propagation of an entry.
 
 The raw figures go to bench/results.json, the tables between the markers in
@@ -23,13 +25,14 @@ from engine import bench as engine_bench
 
 from . import browser, profile, report
 from .load import run_load
-from .server import gunicorn
+from .server import floor, gunicorn
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results.json"
 DOC = ROOT / "docs" / "performance.md"
 PARTS = {"engine", "costs", "load", "browser"}
 SECONDS_AT = {10: 60, 100: 30, 300: 15}  # measured seconds per size (after 5 s warm-up; 10 tables: ~200 entries)
+BEFORE = "af68935"  # the sync before #17 (a Flask request per phone, doorbells): what "before" measures
 
 
 def _sizes(text: str) -> list[int]:
@@ -47,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--quick", action="store_true", help="short runs (a smoke test of the benchmark itself)")
     parser.add_argument("--tables", type=_sizes, default=sorted(SECONDS_AT), help="table counts (default 10,100,300)")
     parser.add_argument("--databases", default="sqlite,postgres", help="sqlite and/or postgres (default both)")
+    parser.add_argument("--before", default=BEFORE,
+                        help=f"the git revision whose app the load is measured on too (default {BEFORE}; 'none': skip)")
     parser.add_argument("--skip", default="", help="comma-separated parts to leave out: " + ", ".join(sorted(PARTS)))
     parser.add_argument("--no-write", action="store_true", help="print the figures, leave the files alone")
     parser.add_argument("--report-only", action="store_true",
@@ -86,8 +91,9 @@ def main(argv: list[str] | None = None) -> int:
 
     part("engine", lambda: engine_bench.run(args.quick))
     part("costs", lambda: profile.costs(100 if args.quick else 300))
-    part("load", lambda: [_load_point(database, tables, 5 if args.quick else SECONDS_AT.get(tables, 20))
-                          for database in databases for tables in args.tables])
+    before = None if args.before == "none" else args.before
+    results["before"] = before
+    part("load", lambda: _load_points(databases, args.tables, before, args.quick))
     part("browser", lambda: _browser(10 if args.quick else browser.PROPAGATION_ENTRIES))
     results["load_average_after"] = os.getloadavg()[0]
     results["total_seconds"] = round(time.perf_counter() - started)
@@ -100,10 +106,25 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failed else 0
 
 
-def _load_point(database: str, tables: int, seconds: float) -> dict:
-    _say(f"load: {tables} tables × 5 phones, {database}, {seconds} s measured")
-    with gunicorn(database) as server:
-        figures = {"database": database} | run_load(server.url, tables, seconds, cpu_of_server=server.cpu_seconds)
+def _load_points(databases: list[str], sizes: list[int], before: str | None, quick: bool) -> list[dict]:
+    """For each size: the floor, then per database the app of this tree and the app before."""
+    points = []
+    for tables in sizes:
+        seconds = 5 if quick else SECONDS_AT.get(tables, 20)
+        points.append(_load_point("floor", "–", tables, seconds, floor))
+        for database in databases:
+            points.append(_load_point("after", database, tables, seconds, lambda: gunicorn(database)))
+            if before:
+                points.append(_load_point("before", database, tables, seconds,
+                                          lambda: gunicorn(database, commit=before)))
+    return points
+
+
+def _load_point(code: str, database: str, tables: int, seconds: float, serve) -> dict:
+    _say(f"load: {tables} tables × 5 phones, {code}, {database}, {seconds} s measured")
+    with serve() as server:
+        figures = {"code": code, "database": database} | run_load(server.url, tables, seconds,
+                                                                   cpu_of_server=server.cpu_seconds)
     _say(report.load_line(figures))
     return figures
 

@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 
+from engine import game_class
 from engine.randomplay import random_record
 
 from .bare import BARE_PATH
@@ -135,11 +136,18 @@ async def _session_cookie(session: aiohttp.ClientSession, seat_url: str) -> str:
         return f"session={morsel.value}"
 
 
+def _chosen(record: dict) -> dict:
+    """The record's options that differ from the defaults (what a player would choose; the
+    same for an older server that may not know every option)."""
+    defaults = game_class(record["game"]).validate_options({})
+    return {name: value for name, value in record["options"].items() if defaults.get(name) != value}
+
+
 async def _set_up_table(session: aiohttp.ClientSession, base: str, record: dict) -> TableDriver:
     """Create, seat (one phone per player, watchers fill up to five), start."""
     names = record["players"]
     created = await _json(session, "POST", f"{base}/api/tables", game=record["game"],
-                          options=record["options"], name=names[0])
+                          options=_chosen(record), name=names[0])
     table_id = created["id"]
     seats = [created]
     for name in names[1:]:
@@ -313,6 +321,7 @@ def summarise(run: Run, tables: int, seconds: float, elapsed: float, setup_secon
     result |= {"requests_per_second": round(requests / elapsed),
                "server_cpu_percent": round(100 * server_cpu / elapsed),
                "server_cpu_ms_per_request": round(1000 * server_cpu / max(requests, 1), 3),
+               "server_cpu_ms_per_delivery": round(1000 * server_cpu / max(result["sync"]["count"], 1), 3),
                "client_cpu_percent": round(100 * client_cpu / elapsed),
                "client_late_p95_ms": round(percentile(late, 95), 1) if late else 0.0,
                "load_average": os.getloadavg()[0]}

@@ -42,7 +42,8 @@ def request_kinds(database_url: str | None = None, game: str = "cubirds"):
 
         from .bare import BARE_PATH, add_bare_route
 
-        client = add_bare_route(create_app()).test_client()
+        app = add_bare_route(create_app())
+        client = app.test_client()
         record = random_record(game, {}, dict(GAMES)[game], 1)
         created = client.post("/api/tables", json={"game": game, "options": record["options"],
                                                    "name": record["players"][0]}).get_json()
@@ -69,7 +70,8 @@ def request_kinds(database_url: str | None = None, game: str = "cubirds"):
         def sync_drawn() -> object:
             """A changed poll of the first phone of its perspective: nothing drawn yet (the
             entries' sentences are kept: in play, a new revision brings one new entry)."""
-            play._shared_regions.cache_clear()
+            play._drawings.clear()
+            app.extensions["sync"]._drawings.clear()
             play._log.cache_clear()
             return sync(-1)
 

@@ -8,9 +8,8 @@ from webapp.hosting import THREADS, WORKERS
 
 BEGIN = "<!-- bench:begin (written by `make bench`; edit the text outside these markers) -->"
 END = "<!-- bench:end -->"
-TARGETS = {"events_per_second": 50_000, "replay_ms": 10, "entry_p95": 25, "entry_per_bare": 4,
-           "sync_p95": 10, "sync_per_bare": 2, "propagation_p95": 1000, "first_load_bytes": 50_000,
-           "first_load_requests": 6, "entry_bytes": 5_000}
+TARGETS = {"events_per_second": 50_000, "replay_ms": 10, "propagation_p95_loaded": 100,
+           "propagation_p95": 1000, "first_load_bytes": 50_000, "first_load_requests": 6, "entry_bytes": 5_000}
 
 
 def _mark(ok: bool) -> str:
@@ -18,9 +17,10 @@ def _mark(ok: bool) -> str:
 
 
 def load_line(run: dict) -> str:
-    e, s, b = run["entry"], run["sync"], run["bare"]
-    return (f"{run['database']} {run['tables']} tables: entry p95 {e.get('p95', '–')} ms, sync p95 {s.get('p95', '–')} ms, "
-            f"bare p95 {b.get('p95', '–')} ms, {run['requests_per_second']} req/s, errors {run['errors']}")
+    e, s = run["entry"], run["sync"]
+    return (f"{run.get('code', 'after')} {run['database']} {run['tables']} tables: entry p95 {e.get('p95', '–')} ms, "
+            f"propagation p95 {s.get('p95', '–')} ms, CPU {run.get('server_cpu_ms_per_delivery', '–')} ms per change, "
+            f"{run['requests_per_second']} req/s, errors {run['errors']}")
 
 
 def _engine(engine: dict) -> list[str]:
@@ -49,7 +49,7 @@ def _costs(costs: dict) -> list[str]:
              "median CPU ms per request over batches (`time.process_time`), and the ratio to the bare route "
              "in the same run. This is the CPU a host pays per request, free of queueing. The syncs draw a "
              "game in play (40 events in): *drawn* for the first phone of a perspective, *shared* for the "
-             "others (webapp/play.py draws once per table revision, language and perspective); the last row is the wall time of one disk flush, which every "
+             "others (webapp/sync.py draws once per table revision, language and perspective); the last row is the wall time of one disk flush, which every "
              "durable entry waits for on top of its CPU and no read pays.", "",
              "| request | CPU ms | × bare |", "|---|---:|---:|"]
     lines += [f"| {kind} | {figures['ms']} | {figures['per_bare']} |" for kind, figures in costs.items()]
@@ -68,48 +68,54 @@ def _error_kinds(run: dict) -> str:
     return ", ".join(f"{kind} {count}" for kind, count in kinds.most_common())
 
 
-def cpu_per_table_second(run: dict) -> float:
-    """Server CPU ms spent per table per second of the run (what a table costs the host)."""
-    return round(run["server_cpu_percent"] * 10 / run["tables"], 1)
+def _ratio(value, floor) -> str:
+    return f"{value / floor:.1f}×" if value is not None and floor else "–"
 
 
-def _load(runs: list[dict]) -> list[str]:
-    lines = ["### Server under a game-night load", "",
-             f"gunicorn as `python -m webapp` starts it ({WORKERS} workers, threads as needed up to {THREADS} each) and the "
-             "load generator share this machine's cores. Every phone holds a sync poll open until its table "
-             "changes. Latencies in ms as p50 / p95 / p99, measured after a 5 s warm-up. *sync* is what a "
-             "player waits for: from the entry's answer (or the poll's sending, if later) until another "
-             "phone has the new regions; *204 at once* are polls the server had no hold free for; *holds "
-             "ran out* are polls answered 204 after 20 s without a change. *bare* is `/_bench/bare` (Flask, "
-             "same server, same run) requested every 500 ms by a few baseline phones; ×bare is p95 ÷ bare p95.", "",
-             "| db | tables (phones) | req/s | entry | sync | 204 at once | holds ran out | bare | "
-             "entry ×bare | sync ×bare | errors | server CPU | CPU ms/req | CPU ms per table-second | "
-             "client CPU, late p95 | load avg |",
-             "|---|---:|---:|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|"]
+def _load(runs: list[dict], before: str | None = None) -> list[str]:
+    lines = ["### Server under a game-night load, against the floor", "",
+             f"gunicorn as `python -m webapp` starts it ({WORKERS} workers, threads as needed up to {THREADS} each) "
+             "and the load generator share this machine's cores; 5 phones per table each hold a sync poll "
+             "open until their table changes, one entry per table every 2–4 s. *floor* is `bench/floor.py` "
+             "with the same gunicorn settings: it answers every held poll of a table with a fixed 3 KB body "
+             "as soon as the table's revision moves, and does nothing else. *after* is this tree's app, "
+             f"*before* the app of commit `{before or '–'}` (the sync before #17), each on a fresh database. "
+             "*propagation* is what a player waits for: from the entry's answer (or the poll's sending, if "
+             "later) until another phone has the new regions. Latencies in ms as p50 / p95 / p99 after a "
+             "5 s warm-up; *CPU per change* is the server's CPU time (master and workers, from `/proc`) "
+             "divided by the changes delivered to phones; ×floor divides by the floor's figure at the same "
+             "number of tables, in this run.", "",
+             "| tables (phones) | server | db | req/s | entry | propagation | ×floor p95 | CPU ms per change "
+             "| ×floor | server CPU | errors | holds ran out | load avg |",
+             "|---:|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    floors = {run["tables"]: run for run in runs if run.get("code") == "floor"}
     for run in runs:
+        base = floors.get(run["tables"], {})
         lines.append(
-            f"| {run['database']} | {run['tables']} ({run['phones']}) | {run['requests_per_second']} | "
-            f"{_p(run['entry'])} | {_p(run['sync'])} | {run['sync_204']['count']}: {_p(run['sync_204'])} | "
-            f"{run['holds_ran_out']} | "
-            f"{_p(run['bare'])} | {run['entry'].get('p95_per_bare', '–')} | {run['sync'].get('p95_per_bare', '–')} | "
-            f"{run['errors']} | {run['server_cpu_percent']} % | {run['server_cpu_ms_per_request']} | "
-            f"{cpu_per_table_second(run)} | "
-            f"{run['client_cpu_percent']} %, {run['client_late_p95_ms']} ms | {run['load_average']:.1f} |")
+            f"| {run['tables']} ({run['phones']}) | {run.get('code', 'after')} | {run['database']} | "
+            f"{run['requests_per_second']} | {_p(run['entry'])} | {_p(run['sync'])} | "
+            f"{_ratio(run['sync'].get('p95'), base.get('sync', {}).get('p95'))} | "
+            f"{run.get('server_cpu_ms_per_delivery', '–')} | "
+            f"{_ratio(run.get('server_cpu_ms_per_delivery'), base.get('server_cpu_ms_per_delivery'))} | "
+            f"{run['server_cpu_percent']} % | {run['errors']} | {run['holds_ran_out']} | {run['load_average']:.1f} |")
     lines += ["", "Requests counted: " + ", ".join(
-        f"{r['database']}/{r['tables']}: {r['entry']['count']} entries, {r['sync']['count']} changed syncs"
-        + (f" (errors: {_error_kinds(r)})" if r["errors"] else "")
+        f"{r.get('code', 'after')} {r['database']}/{r['tables']}: {r['entry']['count']} entries, "
+        f"{r['sync']['count']} changes delivered" + (f" (errors: {_error_kinds(r)})" if r["errors"] else "")
         for r in runs) + ".", ""]
     for run in runs:
-        e, s = run["entry"], run["sync"]
-        lines.append(
-            f"- targets at {run['tables']} tables, {run['database']}: entry p95 {e.get('p95', '–')} ms "
-            f"{_mark(e.get('p95', 1e9) <= TARGETS['entry_p95'])} ≤ 25 ms, "
-            f"{e.get('p95_per_bare', '–')}× bare {_mark(e.get('p95_per_bare', 1e9) <= TARGETS['entry_per_bare'])} ≤ 4×; "
-            f"sync p95 {s.get('p95', '–')} ms {_mark(s.get('p95', 1e9) <= TARGETS['sync_p95'])} ≤ 10 ms, "
-            f"{s.get('p95_per_bare', '–')}× bare {_mark(s.get('p95_per_bare', 1e9) <= TARGETS['sync_per_bare'])} ≤ 2×; "
-            f"errors {run['errors']} {_mark(run['errors'] == 0)}"
-            + (" — saturated: everything, the bare route too, waits in the same queues, so the ratios say "
-               "nothing here" if run["errors"] else ""))
+        base = floors.get(run["tables"])
+        if run.get("code") != "after" or base is None:
+            continue
+        p95, floor95 = run["sync"].get("p95", 1e9), base["sync"].get("p95")
+        cpu, floor_cpu = run.get("server_cpu_ms_per_delivery", 1e9), base.get("server_cpu_ms_per_delivery")
+        if run["tables"] <= 10:
+            lines.append(f"- targets at {run['tables']} tables, {run['database']}: propagation p95 {p95} ms = "
+                         f"{_ratio(p95, floor95)} the floor's {_mark(bool(floor95) and p95 <= 3 * floor95)} ≤ 3×")
+        else:
+            lines.append(f"- targets at {run['tables']} tables, {run['database']}: errors {run['errors']} "
+                         f"{_mark(run['errors'] == 0)} = 0; propagation p95 {p95} ms "
+                         f"{_mark(p95 <= TARGETS['propagation_p95_loaded'])} ≤ 100 ms; CPU per change {cpu} ms = "
+                         f"{_ratio(cpu, floor_cpu)} the floor's {_mark(bool(floor_cpu) and cpu <= 3 * floor_cpu)} ≤ 3×")
     return lines + [""]
 
 
@@ -145,6 +151,8 @@ def markdown(results: dict) -> str:
             continue
         if isinstance(results[name], dict) and "failed" in results[name]:
             lines += [f"### {name}: failed", "", f"`{results[name]['failed']}`", ""]
+        elif name == "load":
+            lines += _load(results[name], results.get("before"))
         else:
             lines += render(results[name])
     return "\n".join(lines + [END]) + "\n"

@@ -1,10 +1,13 @@
-"""A throwaway database and gunicorn serving ``bench.wsgi`` on 127.0.0.1, for one run."""
+"""Servers for one load point on 127.0.0.1: gunicorn serving the app (``bench.wsgi``)
+of this tree or of an earlier commit (the "before"), on a throwaway database; or
+the zero-work floor (``bench.floor``) with the same gunicorn settings."""
 from __future__ import annotations
 
 import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
@@ -83,17 +86,52 @@ def database(kind: str):
 
 
 @contextmanager
-def gunicorn(kind: str, log: Path | None = None):
-    """gunicorn (as ``python -m webapp`` starts it) with the bench app on a free loopback port."""
-    with database(kind) as url:
-        port = _free_port()
+def gunicorn(kind: str, log: Path | None = None, commit: str | None = None):
+    """gunicorn (as ``python -m webapp`` starts it) with the bench app on a free loopback
+    port; the app of ``commit`` (a git revision) instead of this tree's, if given."""
+    with database(kind) as url, _tree(commit) as tree:
         env = os.environ | {"DATABASE_URL": url, "RATELIMIT_ENABLED": "false",
                             "SECRET_KEY": "bench-" + uuid.uuid4().hex}
-        with (open(log, "ab") if log else contextlib.nullcontext(subprocess.DEVNULL)) as out, \
-                gunicorn_subprocess("bench.wsgi:app", port, env, out, WORKERS, THREADS, cwd=ROOT) as process:
-            server = Server(f"http://127.0.0.1:{port}", kind, process)
-            _wait_until_up(server)
+        if (tree / "migrations" / "env.py").exists() and not _migrates_itself(tree):
+            subprocess.run([sys.executable, "-m", "flask", "--app", "webapp", "db", "upgrade"], cwd=tree, env=env,
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with _served("bench.wsgi:app", kind, env, log, tree) as server:
             yield server
+
+
+@contextmanager
+def floor(log: Path | None = None):
+    """The zero-work floor (``bench.floor``) with the app's gunicorn settings."""
+    with tempfile.TemporaryDirectory(prefix="kt-floor-") as peers:
+        with _served("bench.floor:app", "floor", os.environ | {"KT_FLOOR_PEERS": peers}, log, ROOT) as server:
+            yield server
+
+
+@contextmanager
+def _served(app: str, kind: str, env: dict, log: Path | None, tree: Path):
+    port = _free_port()
+    with (open(log, "ab") if log else contextlib.nullcontext(subprocess.DEVNULL)) as out, \
+            gunicorn_subprocess(app, port, env, out, WORKERS, THREADS, cwd=tree) as process:
+        server = Server(f"http://127.0.0.1:{port}", kind, process)
+        _wait_until_up(server)
+        yield server
+
+
+@contextmanager
+def _tree(commit: str | None):
+    """This tree, or ``commit``'s files unpacked into a temporary folder."""
+    if commit is None:
+        yield ROOT
+        return
+    with tempfile.TemporaryDirectory(prefix="kt-before-") as folder:
+        archive = subprocess.run(["git", "archive", commit], cwd=ROOT, check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        yield Path(folder)
+
+
+def _migrates_itself(tree: Path) -> bool:
+    """Whether the tree's ``create_app`` applies the migrations itself (the code before #17)."""
+    return "flask_migrate.upgrade" in (tree / "webapp" / "__init__.py").read_text()
 
 
 def _wait_until_up(server: Server, timeout: float = 60) -> None:

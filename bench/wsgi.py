@@ -1,6 +1,6 @@
 """The app as served in benchmarks (``gunicorn bench.wsgi:app``): the real app plus the bare route."""
 from webapp import create_app
-from webapp.fastsync import release_holds_on_sigterm
+from webapp.sync import release_holds_on_sigterm
 
 from .bare import add_bare_route
 
