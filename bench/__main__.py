@@ -111,8 +111,8 @@ def _load_points(databases: list[str], sizes: list[int], before: str | None, qui
     points = []
     for tables in sizes:
         seconds = 5 if quick else SECONDS_AT.get(tables, 20)
-        points.append(_load_point("floor", "–", tables, seconds, floor))
         for database in databases:
+            points.append(_load_point("floor", database, tables, seconds, lambda: floor(database)))
             points.append(_load_point("after", database, tables, seconds, lambda: gunicorn(database)))
             if before:
                 points.append(_load_point("before", database, tables, seconds,

@@ -74,10 +74,10 @@ def _ratio(value, floor) -> str:
 
 def _load(runs: list[dict], before: str | None = None) -> list[str]:
     lines = ["### Server under a game-night load, against the floor", "",
-             f"gunicorn as `python -m webapp` starts it ({WORKERS} workers, threads as needed up to {THREADS} each) "
-             "and the load generator share this machine's cores; 5 phones per table each hold a sync poll "
+             f"gunicorn as `python -m webapp` starts it (SQLite: 1 worker with up to {WORKERS * THREADS} threads; "
+             f"PostgreSQL: {WORKERS} workers with up to {THREADS} each) and the load generator share this machine's cores; 5 phones per table each hold a sync poll "
              "open until their table changes, one entry per table every 2–4 s. *floor* is `bench/floor.py` "
-             "with the same gunicorn settings: it answers every held poll of a table with a fixed 3 KB body "
+             "with the same gunicorn settings as the app on that database: it answers every held poll of a table with a fixed 3 KB body "
              "as soon as the table's revision moves, and does nothing else. *after* is this tree's app, "
              f"*before* the app of commit `{before or '–'}` (the sync before #17), each on a fresh database. "
              "*propagation* is what a player waits for: from the entry's answer (or the poll's sending, if "
@@ -88,9 +88,9 @@ def _load(runs: list[dict], before: str | None = None) -> list[str]:
              "| tables (phones) | server | db | req/s | entry | propagation | ×floor p95 | CPU ms per change "
              "| ×floor | server CPU | errors | holds ran out | load avg |",
              "|---:|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"]
-    floors = {run["tables"]: run for run in runs if run.get("code") == "floor"}
+    floors = {(run["tables"], run["database"]): run for run in runs if run.get("code") == "floor"}
     for run in runs:
-        base = floors.get(run["tables"], {})
+        base = floors.get((run["tables"], run["database"]), {})
         lines.append(
             f"| {run['tables']} ({run['phones']}) | {run.get('code', 'after')} | {run['database']} | "
             f"{run['requests_per_second']} | {_p(run['entry'])} | {_p(run['sync'])} | "
@@ -103,7 +103,7 @@ def _load(runs: list[dict], before: str | None = None) -> list[str]:
         f"{r['sync']['count']} changes delivered" + (f" (errors: {_error_kinds(r)})" if r["errors"] else "")
         for r in runs) + ".", ""]
     for run in runs:
-        base = floors.get(run["tables"])
+        base = floors.get((run["tables"], run["database"]))
         if run.get("code") != "after" or base is None:
             continue
         p95, floor95 = run["sync"].get("p95", 1e9), base["sync"].get("p95")

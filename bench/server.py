@@ -19,7 +19,7 @@ from pathlib import Path
 
 import psycopg
 
-from webapp.hosting import THREADS, WORKERS, gunicorn_subprocess
+from webapp.hosting import gunicorn_subprocess, serving
 
 from .bare import BARE_PATH
 
@@ -32,6 +32,7 @@ class Server:
     url: str
     database: str
     process: subprocess.Popen
+    workers: int
 
     def cpu_seconds(self) -> float:
         """User + system CPU of gunicorn's master and workers so far."""
@@ -100,19 +101,21 @@ def gunicorn(kind: str, log: Path | None = None, commit: str | None = None):
 
 
 @contextmanager
-def floor(log: Path | None = None):
-    """The zero-work floor (``bench.floor``) with the app's gunicorn settings."""
+def floor(kind: str, log: Path | None = None):
+    """The zero-work floor (``bench.floor``) with the gunicorn settings of the app on ``kind``."""
     with tempfile.TemporaryDirectory(prefix="kt-floor-") as peers:
-        with _served("bench.floor:app", "floor", os.environ | {"KT_FLOOR_PEERS": peers}, log, ROOT) as server:
+        with _served("bench.floor:app", kind, os.environ | {"KT_FLOOR_PEERS": peers}, log, ROOT) as server:
             yield server
 
 
 @contextmanager
 def _served(app: str, kind: str, env: dict, log: Path | None, tree: Path):
+    """``app`` served as ``python -m webapp`` serves the database ``kind`` (workers, threads)."""
     port = _free_port()
+    workers, threads = serving("sqlite" if kind == "sqlite" else "postgresql")
     with (open(log, "ab") if log else contextlib.nullcontext(subprocess.DEVNULL)) as out, \
-            gunicorn_subprocess(app, port, env, out, WORKERS, THREADS, cwd=tree) as process:
-        server = Server(f"http://127.0.0.1:{port}", kind, process)
+            gunicorn_subprocess(app, port, env, out, workers, threads, cwd=tree) as process:
+        server = Server(f"http://127.0.0.1:{port}", kind, process, workers)
         _wait_until_up(server)
         yield server
 
@@ -141,7 +144,7 @@ def _wait_until_up(server: Server, timeout: float = 60) -> None:
             raise RuntimeError(f"gunicorn exited with code {server.process.returncode}")
         try:
             with urllib.request.urlopen(server.url + BARE_PATH, timeout=2) as answer:
-                if answer.status == 200 and len(_children(server.process.pid)) >= WORKERS:
+                if answer.status == 200 and len(_children(server.process.pid)) >= server.workers:
                     return
         except OSError:
             pass

@@ -91,11 +91,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Sync polls held open until their table changes (sync.py): how many at once per
         # process (each takes a server thread; `python -m webapp` sets it from its
         # threads), for how long, and how often the database is asked whether another
-        # process committed (SQLite: PRAGMA data_version, a few µs) — while the database
-        # announces the changes itself (PostgreSQL), the tables are read only as a safety net.
+        # process committed (SQLite: PRAGMA data_version; the run command serves SQLite from
+        # one process, which sees its own commits at once) — while the database announces
+        # the changes itself (PostgreSQL), the tables are read only as a safety net.
         SYNC_HOLDS=_whole_number(os.environ.get("KT_SYNC_HOLDS", "0"), "KT_SYNC_HOLDS"),
         SYNC_HOLD_SECONDS=20,
-        SYNC_WATCH_INTERVAL=0.002,
+        SYNC_WATCH_INTERVAL=0.05,
         SYNC_WATCH_LISTENING_INTERVAL=1.0,
     )
     if test_config:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from . import create_app
 from .extensions import db
-from .hosting import THREADS, WORKERS, banner, gunicorn_command, start_urls, sync_holds
+from . import ROOT as REPO, _database_url
+from .hosting import banner, gunicorn_command, serving, start_urls, sync_holds
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,10 +40,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="0.0.0.0", help="address to bind (default: all, 0.0.0.0)")
     parser.add_argument("--port", type=_port, default=os.environ.get("PORT", "8000"),
                         help="port (default: $PORT or 8000)")
-    parser.add_argument("--workers", type=_positive, default=WORKERS,
-                        help=f"gunicorn worker processes (default {WORKERS})")
-    parser.add_argument("--threads", type=_positive, default=THREADS,
-                        help=f"threads per worker, about one per phone it serves (default {THREADS})")
+    workers, threads = serving(_database_url(REPO / "instance"))
+    parser.add_argument("--workers", type=_positive, default=workers,
+                        help=f"gunicorn worker processes (default {workers}: 1 on SQLite, 2 on PostgreSQL)")
+    parser.add_argument("--threads", type=_positive, default=threads,
+                        help=f"threads per worker, about one per phone it serves (default {threads})")
     parser.add_argument("--certfile", type=Path, help="TLS certificate (PEM): serve HTTPS")
     parser.add_argument("--keyfile", type=Path, help="TLS private key (PEM) of --certfile")
     return parser

@@ -82,6 +82,15 @@ THREADS = 800
 HOLD_RESERVE = 16
 
 
+def serving(database_url: str) -> tuple[int, int]:
+    """Workers and threads for a database. SQLite: one process, which sees every commit
+    itself (other processes would learn of one only by asking the database again and
+    again); PostgreSQL: WORKERS processes, which its NOTIFY tells of every commit."""
+    if database_url.startswith("sqlite"):
+        return 1, WORKERS * THREADS
+    return WORKERS, THREADS
+
+
 def gunicorn_command(app: str, bind: str, workers: int = WORKERS, threads: int = THREADS) -> list[str]:
     """The gunicorn command line (gthread workers) for ``app`` (e.g. ``wsgi:app``)."""
     return [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--threads", str(threads),
