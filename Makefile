@@ -12,4 +12,4 @@ $(KT_COMMANDS):
 bench:
 	./kt setup
 	.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
-	RATELIMIT_ENABLED=false .venv/bin/python -m bench
+	KT_RATELIMIT_ENABLED=false .venv/bin/python -m bench

@@ -110,7 +110,7 @@ cmd_run() {
         make_certificate
         set -- --certfile "$TLS_DIR/cert.pem" --keyfile "$TLS_DIR/key.pem" "$@"
     fi
-    say "Starting Kartentisch (gunicorn on port ${PORT:-8000}; stop with Ctrl+C)"
+    say "Starting Kartentisch (stop with Ctrl+C)"
     exec "$PY" -m webapp "$@"
 }
 

@@ -37,12 +37,13 @@ def request_kinds(database_url: str | None = None, game: str = "cubirds"):
     load benchmark), in a throwaway SQLite database (or the given, empty, database)."""
     with tempfile.TemporaryDirectory() as directory:
         os.environ["DATABASE_URL"] = database_url or f"sqlite:///{directory}/profile.sqlite3"
-        os.environ["RATELIMIT_ENABLED"] = "false"
-        from webapp import create_app, play
+        os.environ["KT_RATELIMIT_ENABLED"] = "false"
+        from webapp import create_app, migrate_database, play
 
         from .bare import BARE_PATH, add_bare_route
 
         app = add_bare_route(create_app())
+        migrate_database(app)
         client = app.test_client()
         record = random_record(game, {}, dict(GAMES)[game], 1)
         created = client.post("/api/tables", json={"game": game, "options": record["options"],

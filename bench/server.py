@@ -91,7 +91,7 @@ def gunicorn(kind: str, log: Path | None = None, commit: str | None = None):
     """gunicorn (as ``python -m webapp`` starts it) with the bench app on a free loopback
     port; the app of ``commit`` (a git revision) instead of this tree's, if given."""
     with database(kind) as url, _tree(commit) as tree:
-        env = os.environ | {"DATABASE_URL": url, "RATELIMIT_ENABLED": "false",
+        env = os.environ | {"DATABASE_URL": url, "RATELIMIT_ENABLED": "false", "KT_RATELIMIT_ENABLED": "false",
                             "SECRET_KEY": "bench-" + uuid.uuid4().hex}
         if (tree / "migrations" / "env.py").exists() and not _migrates_itself(tree):
             subprocess.run([sys.executable, "-m", "flask", "--app", "webapp", "db", "upgrade"], cwd=tree, env=env,

@@ -52,11 +52,12 @@ def serve(port: int, database_url: str) -> None:
     """The server process: the real app on 127.0.0.1:port (runs until killed)."""
     from werkzeug.serving import make_server
 
-    from webapp import create_app
+    from webapp import create_app, migrate_database
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "crash-test",
                       "RATELIMIT_ENABLED": False})
+    migrate_database(app)
     make_server("127.0.0.1", port, app, threaded=True).serve_forever()
 
 

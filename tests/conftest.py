@@ -142,7 +142,7 @@ def make_app(tmp_path: Path) -> Iterator[Callable[..., "object"]]:
     Each call gets its own database; e.g. ``make_app(WTF_CSRF_ENABLED=True)``
     or ``make_app(RATELIMIT_ENABLED=True)`` to test those guards.
     """
-    from webapp import create_app
+    from webapp import create_app, migrate_database
 
     with contextlib.ExitStack() as stack:
         def build(**overrides):
@@ -150,6 +150,7 @@ def make_app(tmp_path: Path) -> Iterator[Callable[..., "object"]]:
             directory.mkdir()
             url = stack.enter_context(throwaway_database(directory))
             app = create_app(app_test_config(url, **overrides))
+            migrate_database(app)
             stack.callback(_dispose_engines, app)
             return app
 
@@ -227,10 +228,11 @@ def _wait_until_serving(url: str, process: subprocess.Popen | None = None) -> No
 def _thread_server(database_url: str) -> Iterator[LiveServer]:
     from werkzeug.serving import make_server
 
-    from webapp import create_app
+    from webapp import create_app, migrate_database
 
     # A thread per request, as many as asked for: hold sync polls as gunicorn does (KT_SYNC_HOLDS).
     app = create_app(app_test_config(database_url, WTF_CSRF_ENABLED=True, SYNC_HOLDS=200))
+    migrate_database(app)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
@@ -248,16 +250,18 @@ def _thread_server(database_url: str) -> Iterator[LiveServer]:
 @contextlib.contextmanager
 def _gunicorn_server(database_url: str, log_path: Path) -> Iterator[LiveServer]:
     """``gunicorn -w 2 wsgi:app`` on a free port, migrations applied beforehand."""
-    from webapp import create_app
+    from webapp import create_app, migrate_database
     from webapp.hosting import gunicorn_subprocess
 
-    _dispose_engines(create_app(app_test_config(database_url)))  # migrate once, not racing in two workers
+    app = create_app(app_test_config(database_url))
+    migrate_database(app)  # once, before the workers start, as the run command does
+    _dispose_engines(app)
     port = _free_port()
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
         "SECRET_KEY": TEST_SECRET_KEY,
-        "RATELIMIT_ENABLED": "false",
+        "KT_RATELIMIT_ENABLED": "false",
     }
     with open(log_path, "wb") as log, gunicorn_subprocess("wsgi:app", port, env, log, cwd=REPO) as process:
         url = f"http://127.0.0.1:{port}"

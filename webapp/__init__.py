@@ -1,12 +1,13 @@
 """Kartentisch's web app: ``create_app()`` builds it (flaskr style)."""
 from __future__ import annotations
 
-import fcntl
 import os
 import secrets
 from pathlib import Path
 
+import flask_migrate
 import sqlalchemy as sa
+from filelock import FileLock
 from flask import Flask, request
 
 from .extensions import LANGUAGE_COOKIE, LANGUAGES, babel, csrf, db, htmx, limiter, migrate, select_locale
@@ -16,31 +17,13 @@ MIGRATIONS = ROOT / "migrations"
 
 
 def _secret_key(instance: Path) -> str:
-    """SECRET_KEY from the environment, else generated once into ``instance/secret_key``."""
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
+    """Generated once into ``instance/secret_key`` (several workers may start at once)."""
     path = instance / "secret_key"
-    if not path.exists():
-        with _lock(instance, "secret_key"):
-            if not path.exists():
-                path.write_text(secrets.token_hex(32))
-                path.chmod(0o600)
+    with FileLock(instance / ".secret_key.lock"):
+        if not path.exists():
+            path.write_text(secrets.token_hex(32))
+            path.chmod(0o600)
     return path.read_text().strip()
-
-
-class _lock:
-    """An exclusive file lock in ``instance/`` (several workers start at once)."""
-
-    def __init__(self, instance: Path, name: str):
-        self.path = instance / f".{name}.lock"
-
-    def __enter__(self):
-        self.file = open(self.path, "w")
-        fcntl.flock(self.file, fcntl.LOCK_EX)
-
-    def __exit__(self, *exc):
-        fcntl.flock(self.file, fcntl.LOCK_UN)
-        self.file.close()
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -55,13 +38,8 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-def _whole_number(text: str, name: str) -> int:
-    if not text.strip().isdigit():
-        raise ValueError(f"{name} must be a whole number ≥ 0, not {text!r}")
-    return int(text)
-
-
 def _database_url(instance: Path) -> str:
+    """``DATABASE_URL`` (the conventional name), else SQLite in ``instance/``."""
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'kartentisch.sqlite3'}"
     if url.startswith("postgres://"):  # the Heroku-style spelling
         url = "postgresql://" + url[len("postgres://"):]
@@ -71,15 +49,19 @@ def _database_url(instance: Path) -> str:
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    """The app: config from the environment (or ``test_config``), migrations applied."""
+    """The app: its defaults, then ``KT_*`` from the environment (``KT_SYNC_HOLDS=784``
+    sets ``SYNC_HOLDS``, ``KT_RATELIMIT_ENABLED=false`` turns the limits off, the run
+    command's ``KT_LAN_URL`` is ``LAN_URL``), then ``test_config``. The database's
+    schema is the run command's job (``flask db upgrade``; ``migrate_database``)."""
     instance = ROOT / "instance"
     instance.mkdir(exist_ok=True)
     app = Flask("webapp", instance_path=str(instance), root_path=str(ROOT / "webapp"),
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.config.from_mapping(
-        SECRET_KEY=None,
+        SECRET_KEY=os.environ.get("SECRET_KEY"),
         SQLALCHEMY_DATABASE_URI=_database_url(instance),
-        RATELIMIT_ENABLED=os.environ.get("RATELIMIT_ENABLED", "true").lower() not in ("false", "0", "no", "off"),
+        LAN_URL=None,  # the run command's first LAN start URL (C9)
+        RATELIMIT_ENABLED=True,
         RATELIMIT_STORAGE_URI="memory://",
         BABEL_DEFAULT_LOCALE="de",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
@@ -94,13 +76,16 @@ def create_app(test_config: dict | None = None) -> Flask:
         # process committed (SQLite: PRAGMA data_version; the run command serves SQLite from
         # one process, which sees its own commits at once) — while the database announces
         # the changes itself (PostgreSQL), the tables are read only as a safety net.
-        SYNC_HOLDS=_whole_number(os.environ.get("KT_SYNC_HOLDS", "0"), "KT_SYNC_HOLDS"),
+        SYNC_HOLDS=0,
         SYNC_HOLD_SECONDS=20,
         SYNC_WATCH_INTERVAL=0.05,
         SYNC_WATCH_LISTENING_INTERVAL=1.0,
     )
+    app.config.from_prefixed_env("KT")
     if test_config:
         app.config.update(test_config)
+    if not isinstance(app.config["SYNC_HOLDS"], int) or app.config["SYNC_HOLDS"] < 0:
+        raise ValueError(f"KT_SYNC_HOLDS must be a whole number ≥ 0, not {app.config['SYNC_HOLDS']!r}")
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _secret_key(instance)
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
@@ -145,8 +130,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             sa.event.listen(db.engine, "connect", _sqlite_pragmas)
-        _upgrade(instance)
     return app
+
+
+def migrate_database(app: Flask) -> None:
+    """Bring the database up to the newest migration (what ``flask db upgrade`` does)."""
+    with app.app_context():
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
 
 
 def _init_limiter(app: Flask) -> None:
@@ -159,12 +149,4 @@ def _init_limiter(app: Flask) -> None:
     app.config["RATELIMIT_ENABLED"] = wanted
 
 
-def _upgrade(instance: Path) -> None:
-    """Apply the migrations (one process at a time)."""
-    import flask_migrate
-
-    with _lock(instance, "migrate"):
-        flask_migrate.upgrade(directory=str(MIGRATIONS))
-
-
-__all__ = ["create_app"]
+__all__ = ["create_app", "migrate_database"]

@@ -1,22 +1,21 @@
 """``python -m webapp``: serve Kartentisch on the local network with gunicorn.
 
-Applies the migrations once, prints the LAN URL(s) and a QR code of the start
-page, then replaces itself with gunicorn (several workers, threads each; the
-app keeps no state in a process).
+Brings the database up to date (``flask db upgrade``), prints the LAN URL(s)
+and a QR code of the start page, then replaces itself with gunicorn (several
+workers, threads each; the app keeps no state in a process). The workers get
+the first LAN URL as ``KT_LAN_URL`` (none when there is no LAN address) and
+``KT_SYNC_HOLDS`` from the threads.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 from pathlib import Path
 
-from . import create_app
-from .extensions import db
-from . import ROOT as REPO, _database_url
+from . import ROOT, _database_url
 from .hosting import banner, gunicorn_command, serving, start_urls, sync_holds
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _port(text: str) -> int:
@@ -40,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="0.0.0.0", help="address to bind (default: all, 0.0.0.0)")
     parser.add_argument("--port", type=_port, default=os.environ.get("PORT", "8000"),
                         help="port (default: $PORT or 8000)")
-    workers, threads = serving(_database_url(REPO / "instance"))
+    workers, threads = serving(_database_url(ROOT / "instance"))
     parser.add_argument("--workers", type=_positive, default=workers,
                         help=f"gunicorn worker processes (default {workers}: 1 on SQLite, 2 on PostgreSQL)")
     parser.add_argument("--threads", type=_positive, default=threads,
@@ -58,6 +57,11 @@ def _gunicorn_argv(args: argparse.Namespace) -> list[str]:
     return argv + [app]
 
 
+def upgrade_database() -> None:
+    """``flask db upgrade``: the schema of the newest migration, once, before the workers start."""
+    subprocess.run([sys.executable, "-m", "flask", "--app", "webapp", "db", "upgrade"], cwd=ROOT, check=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -67,11 +71,15 @@ def main(argv: list[str] | None = None) -> None:
         if path and not path.is_file():
             parser.error(f"no such file: {path}")
 
-    app = create_app()  # migrations and the secret key, once, before the workers start
-    with app.app_context():
-        db.engine.dispose()
+    upgrade_database()
     scheme = "https" if args.certfile else "http"
-    print(banner(start_urls(args.host, args.port, scheme)), flush=True)
+    urls = start_urls(args.host, args.port, scheme)
+    print(banner(urls), flush=True)
+    lan = [url.rstrip("/") for url in urls if not url.split("://", 1)[1].startswith("127.")]
+    if lan:
+        os.environ["KT_LAN_URL"] = lan[0]
+    else:
+        os.environ.pop("KT_LAN_URL", None)
     os.environ.setdefault("KT_SYNC_HOLDS", sync_holds(args.threads))
     os.execv(sys.executable, _gunicorn_argv(args))
 

@@ -3,6 +3,7 @@ and ``python -m webapp`` handing over to gunicorn."""
 from __future__ import annotations
 
 import ipaddress
+from pathlib import Path
 
 import pytest
 import qrcode
@@ -66,45 +67,44 @@ def test_banner_lists_every_url_and_draws_the_first():
     assert hosting.terminal_qr(urls[0]) in text
 
 
-def test_main_migrates_prints_the_banner_and_execs_gunicorn(app, monkeypatch, capsys):
-    started = {}
-    monkeypatch.setattr(run_command, "create_app", lambda: app)
+def test_main_migrates_prints_the_banner_and_execs_gunicorn(monkeypatch, capsys):
+    started, migrated = {}, []
+    monkeypatch.setattr(run_command, "upgrade_database", lambda: migrated.append(True))
     monkeypatch.setattr(hosting, "lan_addresses", lambda: ["192.168.1.5"])
     monkeypatch.setattr(run_command.os, "execv", lambda path, argv: started.update(path=path, argv=argv))
+    monkeypatch.setattr(run_command.os, "environ", {})
     run_command.main(["--port", "9001", "--workers", "3"])
+    assert migrated == [True]
     assert "http://192.168.1.5:9001/" in capsys.readouterr().out
     argv = started["argv"]
     assert argv[1:3] == ["-m", "gunicorn"] and argv[-1] == "wsgi:app"
     assert argv[argv.index("--bind") + 1] == "0.0.0.0:9001"
     assert argv[argv.index("--workers") + 1] == "3"
     assert "--certfile" not in argv
+    assert run_command.os.environ["KT_LAN_URL"] == "http://192.168.1.5:9001"  # C9: the workers' LAN address
 
 
-def test_https_passes_the_certificate_on(app, monkeypatch, capsys, tmp_path):
-    monkeypatch.delenv("PORT", raising=False)
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    cert.write_text("cert")
-    key.write_text("key")
-    started = {}
-    monkeypatch.setattr(run_command, "create_app", lambda: app)
-    monkeypatch.setattr(run_command.os, "execv", lambda path, argv: started.update(argv=argv))
-    run_command.main(["--host", "127.0.0.1", "--certfile", str(cert), "--keyfile", str(key)])
-    assert "https://127.0.0.1:8000/" in capsys.readouterr().out
-    argv = started["argv"]
-    assert argv[argv.index("--certfile") + 1] == str(cert) and argv[argv.index("--keyfile") + 1] == str(key)
+def test_without_a_lan_address_no_lan_url_is_exported(monkeypatch, capsys):
+    monkeypatch.setattr(run_command, "upgrade_database", lambda: None)
+    monkeypatch.setattr(hosting, "lan_addresses", lambda: [])
+    monkeypatch.setattr(run_command.os, "execv", lambda path, argv: None)
+    monkeypatch.setattr(run_command.os, "environ", {"KT_LAN_URL": "http://stale"})
+    run_command.main(["--port", "9002"])
+    assert "KT_LAN_URL" not in run_command.os.environ
 
 
-@pytest.mark.parametrize(("args", "complaint"), [
-    (["--port", "abc"], "port must be a number, not 'abc'"),
-    (["--port", "70000"], "port must be between 1 and 65535, not 70000"),
-    (["--workers", "0"], "must be a whole number ≥ 1, not '0'"),
-    (["--certfile", "cert.pem"], "--certfile and --keyfile go together"),
-    (["--certfile", "/nonexistent/c.pem", "--keyfile", "/nonexistent/k.pem"], "no such file: /nonexistent/c.pem"),
-])
-def test_bad_arguments_are_refused_before_anything_starts(args, complaint, monkeypatch, capsys):
-    monkeypatch.setattr(run_command, "create_app", lambda: pytest.fail("create_app must not run"))
-    monkeypatch.setattr(run_command.os, "execv", lambda *a: pytest.fail("gunicorn must not start"))
-    with pytest.raises(SystemExit) as exit_:
-        run_command.main(args)
-    assert exit_.value.code == 2
-    assert complaint in capsys.readouterr().err
+def test_flask_db_upgrade_makes_the_schema(tmp_path, monkeypatch):
+    """The run command's migration step, for real, on a fresh SQLite file."""
+    import sqlalchemy as sa
+
+    url = f"sqlite:///{tmp_path / 'run.sqlite3'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    run_command.upgrade_database()
+    assert {"tables", "seats", "events"} <= set(sa.inspect(sa.create_engine(url)).get_table_names())
+
+
+def test_kt_run_names_no_port_of_its_own():
+    """./kt run --port 8765 must not say "port 8000": the banner says where it listens."""
+    kt = (Path(__file__).resolve().parents[2] / "kt").read_text()
+    run = kt[kt.index("cmd_run()"):kt.index("cmd_test()")]
+    assert "8000" not in run and "PORT" not in run

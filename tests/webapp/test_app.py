@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from webapp import _database_url, _secret_key
+import pytest
+
+from webapp import _database_url, _secret_key, create_app
 from webapp.extensions import db
 
 
@@ -25,12 +27,23 @@ def test_a_second_start_on_the_same_database_keeps_the_data(make_app, tmp_path):
 
 
 def test_secret_key_is_generated_once_and_kept(tmp_path, monkeypatch):
-    monkeypatch.delenv("SECRET_KEY", raising=False)
     first = _secret_key(tmp_path)
     assert len(first) == 64 and _secret_key(tmp_path) == first
     assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
     monkeypatch.setenv("SECRET_KEY", "from-env")
-    assert _secret_key(tmp_path) == "from-env"
+    assert create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'x.sqlite3'}"}).secret_key == "from-env"
+
+
+def test_settings_come_from_kt_variables(tmp_path, monkeypatch):
+    monkeypatch.setenv("KT_SYNC_HOLDS", "784")
+    monkeypatch.setenv("KT_LAN_URL", "http://192.168.1.23:8000")
+    monkeypatch.setenv("KT_RATELIMIT_ENABLED", "false")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'x.sqlite3'}"})
+    assert (app.config["SYNC_HOLDS"], app.config["LAN_URL"], app.config["RATELIMIT_ENABLED"]) == \
+        (784, "http://192.168.1.23:8000", False)
+    monkeypatch.setenv("KT_SYNC_HOLDS", "many")
+    with pytest.raises(ValueError, match="KT_SYNC_HOLDS"):
+        create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'x.sqlite3'}"})
 
 
 def test_database_url_from_the_environment(tmp_path, monkeypatch):

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.conftest import _dispose_engines, app_test_config
-from webapp import create_app
+from webapp import create_app, migrate_database
 from .conftest import TableAtHand, random_events
 from .test_sync import revision_of
 
@@ -161,6 +161,8 @@ def test_postgres_announces_a_change_to_the_other_processes_at_once(postgres_url
     slowed to one per minute, another process's entry still answers the held poll."""
     def make(**config):
         return create_app(app_test_config(postgres_url, SYNC_HOLDS=HOLDS, SYNC_HOLD_SECONDS=5.0, **config))
+
+    migrate_database(make())
 
     here, there = make(SYNC_WATCH_LISTENING_INTERVAL=60.0), make()
     try:

@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from tests.conftest import REPO, TEST_SECRET_KEY, _dispose_engines, _free_port, _wait_until_serving, app_test_config
-from webapp import create_app
+from webapp import create_app, migrate_database
 from webapp.hosting import gunicorn_command
 
 HELD_POLLS = 300
@@ -36,9 +36,11 @@ async def hold_polls(port: int, path: str, count: int) -> list[asyncio.Task]:
 @pytest.mark.parametrize("signals", [1, 2])
 def test_a_group_sigterm_answers_every_held_poll_and_stops_the_server(tmp_path, signals):
     url = f"sqlite:///{tmp_path / 'shutdown.sqlite3'}"
-    _dispose_engines(create_app(app_test_config(url)))  # migrated before the workers start
+    app = create_app(app_test_config(url))
+    migrate_database(app)  # before the workers start
+    _dispose_engines(app)
     port = _free_port()
-    env = os.environ | {"DATABASE_URL": url, "SECRET_KEY": TEST_SECRET_KEY, "RATELIMIT_ENABLED": "false",
+    env = os.environ | {"DATABASE_URL": url, "SECRET_KEY": TEST_SECRET_KEY, "KT_RATELIMIT_ENABLED": "false",
                         "KT_SYNC_HOLDS": str(HELD_POLLS)}
     log = open(tmp_path / "gunicorn.log", "wb")
     server = subprocess.Popen(gunicorn_command("wsgi:app", f"127.0.0.1:{port}", 2, HELD_POLLS + 16),
