@@ -16,7 +16,7 @@ from flask import Blueprint, Response, current_app, url_for
 
 bp = Blueprint("pwa", __name__)
 
-NO_STORE = {"Cache-Control": "no-cache"}
+ALWAYS_REVALIDATE = {"Cache-Control": "no-cache"}  # may be kept, but is asked for anew every time
 CACHED_SUFFIXES = {".css", ".js", ".png", ".svg", ".woff2"}  # what the pages load; not licences, notes, the worker
 
 
@@ -37,10 +37,10 @@ def service_worker():
     source = (Path(current_app.static_folder) / "sw.js").read_text(encoding="utf-8")
     assets = [url_for("static", filename=name) for name in files]
     body = source.replace('"__VERSION__"', json.dumps(version)).replace('"__ASSETS__"', json.dumps(assets))
-    return Response(body, mimetype="text/javascript", headers={**NO_STORE, "Service-Worker-Allowed": "/"})
+    return Response(body, mimetype="text/javascript", headers={**ALWAYS_REVALIDATE, "Service-Worker-Allowed": "/"})
 
 
 @bp.get("/manifest.webmanifest")
 def manifest():
     path = Path(current_app.static_folder) / "manifest.webmanifest"
-    return Response(path.read_bytes(), mimetype="application/manifest+json", headers=NO_STORE)
+    return Response(path.read_bytes(), mimetype="application/manifest+json", headers=ALWAYS_REVALIDATE)
