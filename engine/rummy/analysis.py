@@ -2,7 +2,7 @@
 whether each open start can still be completed."""
 from __future__ import annotations
 
-from .melds import JOKER, SUIT_OF, VALUE, declared, real
+from .melds import JOKER, declared, real
 
 
 def pace(game) -> dict:
@@ -59,11 +59,8 @@ def _joker_in_reach(game, top: str | None) -> bool:
         for token in figure.cards:
             if real(token) is not None:
                 continue
-            stands_for = declared(token)
-            if stands_for is not None:
-                if game.where_is(stands_for) is None:
-                    return True
-            elif any(game.where_is(card) is None for card in VALUE
-                     if VALUE[card] == figure.value and SUIT_OF[card] not in figure.set_suits()):
+            # a set's joker goes out for any missing suit, a run's for the card it stands for
+            cards = figure.missing() if figure.kind == "set" else [declared(token)]
+            if any(game.where_is(card) is None for card in cards):
                 return True
     return False

@@ -24,8 +24,9 @@ from .. import register
 from ..errors import IllegalEvent, Word
 from ..game import Awaiting, Game, Outcome
 from . import analysis, rules
-from .melds import (DECK, JOKER, REAL_CARDS, VALUE, Figure, Start, check_card, complete_start, label, labels,
+from .melds import (DECK, JOKER, REAL_CARDS, Figure, Start, check_card, complete_start, label, labels,
                     lay_off, make_start, swap_index, swap_joker)
+from .reach import layable_this_turn
 
 SETUP, DRAW, ACT, OVER = "setup", "draw", "act", "over"
 
@@ -229,7 +230,7 @@ class GemeinsameSache(Game):
         if figure.kind == "set":
             if len(figure.cards) >= 4:
                 return []
-            missing = [c for c in REAL_CARDS if VALUE[c] == figure.value and c[-1] not in figure.set_suits()]
+            missing = figure.missing()
             if card == JOKER:
                 return [{"action": "lay-off", "figure": figure.id, "end": None, "as": missing}]
             return [{"action": "lay-off", "figure": figure.id, "end": None, "as": None}] if card in missing else []
@@ -336,12 +337,11 @@ class GemeinsameSache(Game):
         if not self._discard:
             return IllegalEvent("discard-empty", "Der Ablagestapel ist leer")
         top = self._discard[-1]
-        has_partner_card = self._hands[player] > len(self._known[player])
-        if any(place["action"] != "start" or has_partner_card for place in self.fits(top, player)):
+        if layable_this_turn(self, player, top):
             return None
         return IllegalEvent("discard-not-layable", "{card} vom Ablagestapel darf nur nehmen, wer sie im selben Zug "
                             "auslegt – sie passt an keinen Ansatz des Partners, an keine Figur und in keinen neuen "
-                            "Ansatz", {"card": label(top)})
+                            "Ansatz, auch nicht nach anderen Karten dieses Zugs", {"card": label(top)})
 
     def _start(self, event: dict) -> dict:
         player = self._turn

@@ -150,13 +150,15 @@ class Figure:
         return {"id": self.id, "kind": self.kind, "cards": list(self.cards)}
 
     def set_suits(self) -> set[str]:
-        """Suits a set already holds: real cards and jokers that say."""
-        suits = set()
-        for token in self.cards:
-            card = real(token) or declared(token)
-            if card:
-                suits.add(SUIT_OF[card])
-        return suits
+        """Suits a set's real cards hold. A joker in a set stands for any missing suit
+        (rules/004: „in einem Satz steht er für eine beliebige fehlende Farbe“), so
+        what it declares binds nothing (rules README, Gemeinsame Sache 5)."""
+        return {SUIT_OF[card] for card in map(real, self.cards) if card}
+
+    def missing(self) -> list[str]:
+        """A set's real cards of its rank whose suit it does not hold yet."""
+        suits = self.set_suits()
+        return [card for card in REAL_CARDS if VALUE[card] == self.value and SUIT_OF[card] not in suits]
 
     def run_ends(self, ace_low_only: bool) -> dict[str, str]:
         """The cards that fit a run's ends: ``{"low": card, "high": card}``."""
@@ -230,11 +232,13 @@ def lay_off(figure: Figure, card: str, as_card: str | None, ace_low_only: bool) 
     if figure.kind == "set":
         if len(figure.cards) >= 4:
             raise IllegalEvent("set-full", "Der Satz {figure} hat schon vier Karten", {"figure": figure.id})
-        if placed is not None:
-            if VALUE[placed] != figure.value or SUIT_OF[placed] in figure.set_suits():
-                raise IllegalEvent("does-not-fit", "{card} passt nicht an den Satz {figure} ({cards})",
-                                   {"card": label(placed), "figure": figure.id, "cards": labels(figure.cards)})
-        token = JOKER if placed is None else (placed if card != JOKER else f"{JOKER}:{placed}")
+        if placed is not None and placed not in figure.missing():
+            raise IllegalEvent("does-not-fit", "{card} passt nicht an den Satz {figure} ({cards})",
+                               {"card": label(placed), "figure": figure.id, "cards": labels(figure.cards)})
+        if card != JOKER:   # a joker that said it was this card now stands for another missing suit
+            cards = tuple(JOKER if declared(token) == card else token for token in figure.cards)
+            return set_figure(figure.id, cards + (card,), figure.value)
+        token = JOKER if placed is None else f"{JOKER}:{placed}"
         return set_figure(figure.id, figure.cards + (token,), figure.value)
     if placed is None:
         raise IllegalEvent("joker-needs-as", "Ein Joker in einer Folge muss sagen, für welche Karte er steht "
@@ -263,14 +267,13 @@ def swap_joker(figure: Figure, card: str) -> Figure:
 def swap_index(figure: Figure, card: str) -> int | None:
     """Index of the joker a real card may replace, or None.
 
-    In a run: the joker that says it is this card. In a set: a joker that says it
-    is this card, else one that says nothing, if the card's suit is missing."""
+    In a run: the joker that says it is this card. In a set, where a joker stands
+    for any missing suit: any joker, if the card's suit is missing (the one that
+    says it is this card first, then one that says nothing)."""
     if figure.kind == "run":
         token = f"{JOKER}:{card}"
         return figure.cards.index(token) if token in figure.cards else None
-    if VALUE[card] != figure.value or card in figure.cards:
+    if card not in figure.missing():
         return None
-    for wanted in (f"{JOKER}:{card}", JOKER):
-        if wanted in figure.cards:
-            return figure.cards.index(wanted)
-    return None
+    jokers = figure.jokers()
+    return min(jokers, key=lambda i: (figure.cards[i] != f"{JOKER}:{card}", figure.cards[i] != JOKER), default=None)

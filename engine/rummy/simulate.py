@@ -9,7 +9,9 @@ choices the rule text leaves open are fixed here (docs/difficulty.md lists them)
    else draw from the pile; with an empty pile: give up (lost on the clock).
 2. A card taken from the discard pile is laid first, the way that made it usable.
 3. Then, until nothing changes: real cards first, each to the first place it
-   fits (complete a partner start, lay off on a figure, swap a joker out); a
+   fits (complete a partner start, lay off on a figure, swap a joker out — in
+   a set, the card a joker says it is swaps that joker out rather than being laid
+   off beside it, although a declared suit binds nothing there); a
    joker only completes a partner start, standing for a completing card not yet
    seen (so that card can swap it out later); then open a start while below the
    limit: pairs before neighbours before gaps, fewest completing cards seen
@@ -35,7 +37,7 @@ import time
 from ..errors import InvalidRecord
 from ..records import parse_options
 from .game import GemeinsameSache
-from .melds import DECK, JOKER, SUIT_OF, VALUE, make_start, swap_index
+from .melds import DECK, JOKER, make_start, swap_index
 from .rules import FULL_DRAW_PILE, HAND_SIZE, LEVELS
 
 PLAYERS = ["Spieler 1", "Spieler 2"]
@@ -121,7 +123,9 @@ class Table:
                 return {"type": "complete", "start": start.id, "card": card}
         for figure in game.figures:
             if figure.kind == "set":
-                if len(figure.cards) < 4 and VALUE[card] == figure.value and SUIT_OF[card] not in figure.set_suits():
+                if f"{JOKER}:{card}" in figure.cards:      # the joker that says it is this card comes back
+                    return {"type": "swap", "figure": figure.id, "card": card}
+                if len(figure.cards) < 4 and card in figure.missing():
                     return {"type": "lay-off", "figure": figure.id, "card": card}
             elif card in figure.run_ends(ace_low_only).values():
                 return {"type": "lay-off", "figure": figure.id, "card": card}

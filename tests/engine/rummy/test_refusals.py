@@ -156,11 +156,24 @@ def test_laying_off_on_a_figure_that_does_not_exist():
     assert_refused(play(WORKED_EXAMPLE + [DRAW]), {"type": "lay-off", "figure": 9, "card": "9H"}, "no-such-figure")
 
 
-def test_a_set_takes_no_suit_twice():
+def test_a_declared_suit_in_a_set_binds_nothing():
+    """rules/004: „in einem Satz steht er für eine beliebige fehlende Farbe“ (README 5):
+    the real card of the declared suit may be laid off; the joker then stands for another."""
     game = ben_acting(["7H", "7S"])
     game.apply({"type": "complete", "start": 1, "card": "JK", "as": "7D"})
-    assert_refused(game, {"type": "lay-off", "figure": 1, "card": "7D"}, "does-not-fit")
     assert_refused(game, {"type": "lay-off", "figure": 1, "card": "8C"}, "does-not-fit")
+    game.apply({"type": "lay-off", "figure": 1, "card": "7D"})
+    assert game.state()["figures"][0]["cards"] == ["7H", "7S", "JK", "7D"]   # the joker says nothing any more
+    assert_refused(game, {"type": "lay-off", "figure": 1, "card": "JK"}, "set-full")
+
+
+def test_any_missing_suit_swaps_a_set_joker_that_declared_another():
+    """README 5: „a swap may bring in the card of any missing suit“ (records.md detail 2)."""
+    game = ben_acting(["7H", "7S"])
+    game.apply({"type": "complete", "start": 1, "card": "JK", "as": "7D"})
+    assert {"action": "swap", "figure": 1} in game.fits("7C")
+    game.apply({"type": "swap", "figure": 1, "card": "7C"})
+    assert game.state()["figures"][0]["cards"] == ["7H", "7S", "7C"] and game.known_hand(1) == ("JK",)
 
 
 # --- swapping a joker ----------------------------------------------------------------------------------
