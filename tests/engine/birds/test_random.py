@@ -46,8 +46,9 @@ def check_event(game, event, effect, sim, snapshots):
     if game.awaiting is not None:
         with pytest.raises(IllegalEvent):
             game.apply(WRONG_KIND[game.awaiting.kind])
-        with pytest.raises(IllegalEvent):
-            game.apply({"type": game.awaiting.kind, "row": 9, "cards": ["?"], "card": "?", "side": "up"})
+        if game.awaiting.kind in ("play", "refill", "flock", "robin-draw"):   # steps that read cards
+            with pytest.raises(IllegalEvent):
+                game.apply({"type": game.awaiting.kind, "row": 9, "cards": ["?"], "card": "?", "side": "up"})
         assert game._snapshot() == after
         assert game.outcome() is None and "game_over" not in effect
     else:
