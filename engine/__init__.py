@@ -3,7 +3,7 @@
 The state of a game is derived by replaying its events (records.md).
 """
 from .errors import EngineError, IllegalEvent, InvalidRecord, Word
-from .game import RECORD_FORMAT, Awaiting, Game, Outcome
+from .game import RECORD_FORMAT, Awaiting, Game, LegalEvents, Outcome
 from .records import Replay, game_class, load_record, new_game, parse_record, replay, replay_until_illegal
 
 GAMES: dict[str, type[Game]] = {}
@@ -23,6 +23,6 @@ _load_games()
 
 __all__ = [
     "GAMES", "RECORD_FORMAT", "Awaiting", "EngineError", "Game", "IllegalEvent",
-    "InvalidRecord", "Outcome", "Replay", "Word", "game_class", "load_record", "new_game",
+    "InvalidRecord", "LegalEvents", "Outcome", "Replay", "Word", "game_class", "load_record", "new_game",
     "parse_record", "register", "replay", "replay_until_illegal",
 ]

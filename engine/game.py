@@ -9,6 +9,7 @@
     game.state()                         # the public state of records.md
     game.outcome()                       # None, or Outcome(reason, winners)
     game.record()                        # the record of the events in force
+    game.legal_events(rng)               # every complete legal event (chance steps sampled)
     game.numbers()                       # the numbers of the rules (hand size, …)
 
 A card turned up at the table is a chance event that a person enters (OpenSpiel):
@@ -16,9 +17,10 @@ the engine never shuffles or draws by itself.
 """
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .errors import IllegalEvent, InvalidRecord
 from .shape import MAX_NAME, shape_error
@@ -44,6 +46,15 @@ class Outcome:
     reason: str
     winners: tuple[int, ...]
     won: bool = True
+
+
+class LegalEvents(NamedTuple):
+    """The complete events that may be entered now (OpenSpiel's legal actions).
+    ``exhaustive``: every legal choice is among them (once, up to ``event_key``);
+    else they are a random sample (a setup, a dealt open hand: too many outcomes)."""
+
+    events: list[dict]
+    exhaustive: bool
 
 
 def _copy_json(value):
@@ -181,6 +192,20 @@ class Game(ABC):
             return dict(self.OVER_CHOICES)
         return {"kind": awaiting.kind, "player": awaiting.player, "over": False, **self._choices(awaiting.kind)}
 
+    def legal_events(self, rng: random.Random | None = None) -> LegalEvents:
+        """Every complete event that may be entered now, one per choice (see
+        ``LegalEvents``); ``rng`` draws the samples of chance steps with too many
+        outcomes. Nothing is empty while the game is playing."""
+        return self._legal_events(rng or random.Random())
+
+    def event_key(self, event) -> str:
+        """A key shared by the entries that make the same choice (the fields the game
+        reads; the order of cards where it changes nothing), for any input; an entry
+        beyond the bounds of ``engine.shape`` makes no choice and gets a key of its own."""
+        if not isinstance(event, dict) or (error := shape_error(event, "event", IllegalEvent)):
+            return "!" + (error.code if isinstance(event, dict) else "bad-event")
+        return self._event_key(event)
+
     # --- field readers: each refusal names the event and the field ---------------
     @staticmethod
     def _field(event: dict, name: str):
@@ -211,6 +236,14 @@ class Game(ABC):
     @abstractmethod
     def _choices(self, kind: str) -> dict:
         """The details of ``legal_choices()`` for the awaited ``kind``."""
+
+    @abstractmethod
+    def _legal_events(self, rng: random.Random) -> LegalEvents:
+        """See ``legal_events``."""
+
+    @abstractmethod
+    def _event_key(self, event) -> str:
+        """See ``event_key``."""
 
     @abstractmethod
     def numbers(self) -> dict:

@@ -36,7 +36,8 @@ from operator import attrgetter
 from .. import register
 from ..errors import IllegalEvent, InvalidRecord, Word
 from ..game import Awaiting, Game, Outcome
-from .knowledge import add_counts, check_hidden, hand_extra
+from . import events
+from .knowledge import add_counts, check_hidden, hand_allows, hand_extra
 from .robin import robin_flocks, robin_placement
 from .rules import (DRAW_AFTER_NO_CAPTURE, FLOCK_KEEPS, HAND_SIZE, MAX_ROBIN_HANDICAP, RIGHT, ROBIN_NAME, ROW_SETUP_SIZE,
                     ROWS, SIDES, Ruleset, ruleset_for)
@@ -183,6 +184,12 @@ class BirdGame(Game):
             choices["sides"] = list(SIDES)
         return choices
 
+    def _legal_events(self, rng):
+        return events.legal_events(self, rng)
+
+    def _event_key(self, event) -> str:
+        return events.event_key(self, event)
+
     def numbers(self) -> dict:
         """The numbers of the rules with these options (the species table: ``catalogue()``)."""
         rs = self.ruleset
@@ -288,12 +295,8 @@ class BirdGame(Game):
 
     def _possible(self, player: int, species_id: str, cards: list) -> bool:
         """Whether the hand may show ``cards`` as all its cards of the species."""
-        try:
-            hand_extra(cards, species_id, self.known[player], self.hands[player], self.void[player], self.hidden,
-                       self.ruleset, "")
-        except IllegalEvent:
-            return False
-        return True
+        return hand_allows(cards, species_id, self.known[player], self.hands[player], self.void[player], self.hidden,
+                           self.ruleset)
 
     # --- state -------------------------------------------------------------
     def state(self) -> dict:

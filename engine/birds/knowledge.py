@@ -25,15 +25,19 @@ def add_counts(counts: tuple, cards, index: dict, sign: int = 1) -> tuple:
 
 def check_hidden(hidden: tuple, cards: list | tuple, ruleset: Ruleset) -> None:
     """Refuse cards of which no hidden copy is left (e.g. a ninth Queen)."""
+    refusal = _hidden_refusal(hidden, cards, ruleset)
+    if refusal:
+        raise refusal
+
+
+def _hidden_refusal(hidden: tuple, cards, ruleset: Ruleset) -> IllegalEvent | None:
     for card in set(cards):
         n, left = cards.count(card), hidden[ruleset.card_index[card]]
         if n > left:
-            raise IllegalEvent(
-                "card-exhausted",
-                "{card} kann nicht sein: von {total} Karten {label} ist nur noch {left} verdeckt",
-                {"card": card, "label": ruleset.card_labels[card],
-                 "total": ruleset.card_counts[card], "left": left},
-            )
+            return IllegalEvent(
+                "card-exhausted", "{card} kann nicht sein: von {total} Karten {label} ist nur noch {left} verdeckt",
+                {"card": card, "label": ruleset.card_labels[card], "total": ruleset.card_counts[card], "left": left})
+    return None
 
 
 def hand_extra(cards: list, species_id: str, known: tuple, hand_size: int, void: frozenset,
@@ -50,47 +54,58 @@ def hand_extra(cards: list, species_id: str, known: tuple, hand_size: int, void:
     unranked ones do, and the known cards that were shown unranked. Known cards
     are matched to entered ranks first: that asks least of the hidden cards, so a
     possible entry is never refused."""
-    label = ruleset.species_label(species_id)
-    unranked = sum(1 for card in cards if card == species_id and card in ruleset.unranked)
-    extra = Counter(card for card in cards if card not in ruleset.unranked)
+    result, refusal = _hand(cards, species_id, known, hand_size, void, hidden, ruleset, verb)
+    if refusal:
+        raise refusal
+    return result
+
+
+def hand_allows(cards: list, species_id: str, known: tuple, hand_size: int, void: frozenset,
+                hidden: tuple, ruleset: Ruleset) -> bool:
+    """Whether ``hand_extra`` would accept ``cards`` (without raising)."""
+    return _hand(cards, species_id, known, hand_size, void, hidden, ruleset, "")[1] is None
+
+
+def _hand(cards, species_id, known, hand_size, void, hidden, ruleset, verb) -> tuple:
+    """``(result, None)`` or ``(None, the refusal)`` of ``hand_extra``."""
+    unranked_ids = ruleset.unranked
+    unranked = sum(1 for card in cards if card in unranked_ids)
+    extra = Counter(card for card in cards if card not in unranked_ids)
     known_unranked = []
-    for card in (card for card in known if ruleset.species_of[card] == species_id):
+    for card in known:
+        if ruleset.species_of[card] != species_id:
+            continue
         if extra[card] > 0:
             extra[card] -= 1
         elif len(known_unranked) < unranked:
             known_unranked.append(card)
         else:
-            raise IllegalEvent(
-                "must-include-known",
-                "Du musst alle Karten der Art {species} {verb}: du hast {card} geschnappt",
-                {"species": label, "verb": verb, "card": ruleset.card_accusative[card]},
-            )
+            return None, IllegalEvent("must-include-known",
+                          "Du musst alle Karten der Art {species} {verb}: du hast {card} geschnappt",
+                          {"species": ruleset.species_label(species_id), "verb": verb,
+                           "card": ruleset.card_accusative[card]})
     extra_cards = list(extra.elements())
     extra_unranked = unranked - len(known_unranked)
     from_unknown = len(extra_cards) + extra_unranked
     if not from_unknown:
-        return extra_cards, 0, known_unranked
+        return (extra_cards, 0, known_unranked), None
     unknown = hand_size - len(known)
     if from_unknown > unknown:
-        raise IllegalEvent(
-            "not-in-hand",
-            "So viele Karten hat die Hand nicht: {n} Karten der Art {species}, "
-            "aber nur {unknown} unbekannte Handkarten",
-            {"n": len(cards), "species": label, "unknown": unknown},
-        )
+        return None, IllegalEvent("not-in-hand",
+                      "So viele Karten hat die Hand nicht: {n} Karten der Art {species}, "
+                      "aber nur {unknown} unbekannte Handkarten",
+                      {"n": len(cards), "species": ruleset.species_label(species_id), "unknown": unknown})
     if species_id in void:
-        raise IllegalEvent(
-            "species-gone",
-            "Die Hand kann keine weitere Karte der Art {species} haben: "
-            "sie hat diese Art schon abgegeben und seitdem nicht gezogen",
-            {"species": label},
-        )
-    check_hidden(hidden, extra_cards, ruleset)
+        return None, IllegalEvent("species-gone",
+                      "Die Hand kann keine weitere Karte der Art {species} haben: "
+                      "sie hat diese Art schon abgegeben und seitdem nicht gezogen",
+                      {"species": ruleset.species_label(species_id)})
+    refusal = _hidden_refusal(hidden, extra_cards, ruleset)
+    if refusal:
+        return None, refusal
     left = sum(hidden[ruleset.card_index[card]] for card in ruleset.by_id[species_id].cards) - len(extra_cards)
     if extra_unranked > left:
-        raise IllegalEvent(
-            "species-exhausted",
-            "So viele Karten der Art {species} kann die Hand nicht haben: nur noch {left} sind verdeckt",
-            {"species": label, "left": left},
-        )
-    return extra_cards, extra_unranked, known_unranked
+        return None, IllegalEvent("species-exhausted",
+                      "So viele Karten der Art {species} kann die Hand nicht haben: nur noch {left} sind verdeckt",
+                      {"species": ruleset.species_label(species_id), "left": left})
+    return (extra_cards, extra_unranked, known_unranked), None

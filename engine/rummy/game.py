@@ -23,7 +23,7 @@ from __future__ import annotations
 from .. import register
 from ..errors import IllegalEvent, Word
 from ..game import Awaiting, Game, Outcome
-from . import analysis, rules
+from . import analysis, events, rules
 from .melds import (DECK, JOKER, REAL_CARDS, Figure, Start, check_card, complete_start, label, labels,
                     lay_off, make_start, swap_index, swap_joker)
 from .reach import layable_this_turn
@@ -180,6 +180,12 @@ class GemeinsameSache(Game):
     def cards_left(self) -> int:
         """Cards not yet in a finished figure: both hands and the open starts."""
         return sum(self._hands) + sum(len(s.cards) for s in self._starts.values())
+
+    def _legal_events(self, rng):
+        return events.legal_events(self)
+
+    def _event_key(self, event) -> str:
+        return events.event_key(event)
 
     def numbers(self) -> dict:
         """The numbers of the rules with these options."""
