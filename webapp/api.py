@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, request
 from flask_babel import lazy_gettext as _l
 
-from . import store
+from . import client_json, store
 from .errors import NOT_FOUND, Refusal
 from .extensions import limiter
 from .models import Seat, Table
@@ -13,10 +13,13 @@ from .tables import CREATE_LIMIT, JOIN_LIMIT, join_url, limits_off, seat_url
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+NOT_AN_OBJECT = _l("Der Inhalt muss ein JSON-Objekt sein")
+
+
 def _body() -> dict:
-    data = request.get_json(silent=True)
+    data = client_json.load(request.get_data(), NOT_AN_OBJECT) if request.is_json else None
     if not isinstance(data, dict):
-        raise Refusal(400, "bad-json", _l("Der Inhalt muss ein JSON-Objekt sein"))
+        raise Refusal(400, "bad-json", NOT_AN_OBJECT)
     return data
 
 

@@ -12,7 +12,7 @@ from cachetools import LRUCache
 from flask import Blueprint, Flask, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, lazy_gettext as _l
 
-from . import nights, seats, store
+from . import client_json, nights, seats, store
 from .errors import NOT_FOUND, Refusal
 from .extensions import htmx, limiter
 from .models import Event, Seat, Table
@@ -129,10 +129,7 @@ def enter_event(table_id: str):
     """An entry from a button (``entry_vals``) or the typed JSON of the generic screen;
     without a key, the key of the same event tapped (``entry_key``)."""
     def action(seat):
-        try:
-            event = json.loads(request.form.get("event", ""))
-        except ValueError:
-            raise Refusal(400, "bad-json", _l("Das Ereignis ist kein gültiges JSON")) from None
+        event = client_json.load(request.form.get("event", ""), _l("Das Ereignis ist kein gültiges JSON"))
         version = _form_int("version")
         store.submit(table_id, seat, event, version, request.form.get("key") or entry_key(table_id, version, event))
     return _entered(table_id, action)
@@ -153,10 +150,7 @@ def rematch(table_id: str):
     ``options`` as JSON, else the old ones."""
     table = store.get_table(table_id)
     raw = request.form.get("options")
-    try:
-        options = json.loads(raw) if raw else None
-    except ValueError:
-        raise Refusal(400, "bad-json", _l("Die Optionen sind kein gültiges JSON")) from None
+    options = client_json.load(raw, _l("Die Optionen sind kein gültiges JSON")) if raw else None
     follow, token = store.rematch(table.id, seats.current(table), options)
     seats.remember(follow.id, token)
     target = url_for("play.table_page", table_id=follow.id)
@@ -179,11 +173,8 @@ def export_record(table_id: str):
 def import_record():
     """A record file (or pasted JSON) becomes a new table; this browser holds seat 0."""
     upload = request.files.get("file")
-    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("record", "")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise Refusal(400, "bad-json", _l("Die Datei ist kein gültiges JSON")) from None
+    raw = upload.read() if upload and upload.filename else request.form.get("record", "")
+    data = client_json.load(raw, _l("Die Datei ist kein gültiges JSON"))
     if nights.is_night_file(data):  # a whole game night (its export)
         return nights.import_night(data)
     table, _seat, token = store.import_table(data)
