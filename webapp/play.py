@@ -100,11 +100,12 @@ def sync(table_id: str):
     return Response(answer.body, status=int(answer.status.split()[0]), headers=answer.headers)
 
 
-def _form_int(name: str):
-    try:
-        return int(request.form.get(name, ""))
-    except ValueError:
-        raise Refusal(400, f"bad-{name}", _l("Das Feld „{field}“ muss eine ganze Zahl sein"), {"field": name}) from None
+def _form_int(name: str) -> int:
+    """A whole number of ASCII digits (``int()`` alone would take "+1", "1_0" or "１")."""
+    text = request.form.get(name, "").strip()
+    if not (text.isascii() and text.isdigit()):
+        raise Refusal(400, f"bad-{name}", _l("Das Feld „{field}“ muss eine ganze Zahl sein"), {"field": name})
+    return int(text)
 
 
 def _entered(table_id: str, action) -> str | Response:

@@ -145,10 +145,11 @@ def _lobby_action(table_id: str, action):
 
 
 def _position() -> int:
-    try:
-        return int(request.values.get("seat", ""))
-    except ValueError:
-        raise Refusal(400, "bad-seat", _l("Bitte einen Platz angeben")) from None
+    """The form's seat: ASCII digits only (``int()`` alone would take "+0", "0_0" or "０")."""
+    text = request.values.get("seat", "").strip()
+    if not (text.isascii() and text.isdigit()):
+        raise Refusal(400, "bad-seat", _l("Bitte einen Platz angeben"))
+    return int(text)
 
 
 @bp.post("/t/<table_id>/seats/move")
