@@ -126,10 +126,12 @@ class RummyScreen(Screen):
         ])
 
     def parse_options(self, form) -> dict:
-        """As the base, plus: the custom size is a number, and a size alone means level "custom"."""
+        """As the base, plus: the custom size is a number (anything else goes to the engine
+        as it is, which refuses it by name), and a size alone means level "custom"."""
         options = super().parse_options(form)
         if "draw_pile" in options:
-            options["draw_pile"] = int(options["draw_pile"])
+            size = options["draw_pile"].strip()
+            options["draw_pile"] = int(size) if size.isascii() and size.isdigit() else size
             options.setdefault("level", "custom")
         return options
 
