@@ -34,9 +34,9 @@ def import_table(data, creator_name=None) -> tuple[Table, Seat, str]:
     try:
         data = parse_record(data)
         checks.event_count(len(data["events"]))
-        for name in data["players"]:
+        game = new_game(data["game"], data.get("options", {}), data["players"])  # ("players": a list of texts)
+        for name in game.players:
             checks.stored_name(name)  # stored as it is: 1 to NAME_MAX characters, as when joining
-        game = new_game(data["game"], data.get("options", {}), data["players"])
         effects = []
         for index, event in enumerate(data["events"]):
             try:
