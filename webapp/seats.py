@@ -7,10 +7,15 @@ from . import store
 from .models import Seat, Table
 
 
+SEATS_KEPT = 24  # about 90 bytes of cookie each; browsers drop a cookie over 4 KB (and with it every seat)
+
+
 def remember(table_id: str, token: str) -> None:
+    """Hold the seat from now on; of the seats held, the newest SEATS_KEPT stay."""
     seats = dict(session.get("seats", {}))
+    seats.pop(table_id, None)
     seats[table_id] = token
-    session["seats"] = seats
+    session["seats"] = dict(list(seats.items())[-SEATS_KEPT:])
     session.permanent = True
 
 

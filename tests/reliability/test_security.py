@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from engine.randomplay import random_record
-from webapp import store
+from webapp import seats, store
 from webapp.security import SECURITY_HEADERS
 
 HOSTILE = ['<script>alert("x")</script>', '"><img src=x onerror=alert(1)>', "'><svg onload=alert(2)>"]
@@ -217,6 +217,21 @@ def test_size_limits_names_requests_and_entries(client, new_table, monkeypatch):
     record = random_record("gleich-und-gleich", {}, 3, 2)
     too_long = client.post("/api/tables", json={"record": {**record, "events": events[:5]}})
     assert too_long.status_code == 413
+
+
+def test_a_phone_at_many_tables_keeps_a_cookie_browsers_accept_and_its_newest_seats(app):
+    """Each seat a phone takes is kept in its session cookie: after 60 tables (long game
+    nights of rematches) the cookie must stay under the 4 KB browsers keep (else they drop
+    it, and with it every seat), and hold the newest seats."""
+    phone = app.test_client()
+    pages = [phone.post("/tables", data={"game": "gleich-und-gleich", "name": "Anna"}).headers["Location"]
+             for _ in range(60)]
+    cookie = phone.get_cookie("session").value
+    assert len(cookie) < 4000, f"a session cookie of {len(cookie)} bytes"
+    held = app.session_interface.get_signing_serializer(app).loads(cookie)["seats"]
+    assert len(held) == seats.SEATS_KEPT
+    assert 'id="start"' in phone.get(pages[-1]).get_data(as_text=True)  # seated: the lobby offers to start
+    assert 'id="start"' not in phone.get(pages[0]).get_data(as_text=True)  # the oldest seat was let go
 
 
 def test_an_internal_error_shows_a_sentence_never_a_stack_trace(make_app, monkeypatch):
