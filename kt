@@ -136,6 +136,17 @@ cmd_test_postgres() {
         run_pytest -n 2 tests --ignore=tests/engine "$@"
 }
 
+cmd_backup() {
+    setup >/dev/null
+    "$PY" scripts/backup.py backup "$@"
+}
+
+cmd_restore() {
+    [[ $# -eq 1 ]] || die "usage: ./kt restore FILE (stop the server first)"
+    setup >/dev/null
+    "$PY" scripts/backup.py restore "$1"
+}
+
 usage() {
     cat <<'EOF'
 Usage: ./kt COMMAND [ARGS]
@@ -149,6 +160,10 @@ Usage: ./kt COMMAND [ARGS]
                         default postgresql://postgres@127.0.0.1:5432/postgres) + gunicorn
   screenshots [ARGS]    the browser tests, writing their screenshots to docs/screenshots/
                         (./kt test takes them too, but writes nothing)
+  backup [FILE]         a consistent copy of the database while the server runs
+                        (default: instance/backups/kartentisch-<time>.sqlite3|.pgdump)
+  restore FILE          replace the database by a backup (stop the server first;
+                        what was there is kept as instance/backups/before-restore-…)
   setup                 only set up (.venv, packages, compiled translations)
   i18n-extract          German message ids -> translations/messages.pot
   i18n-update           extract, then merge into translations/en/LC_MESSAGES/messages.po
@@ -163,6 +178,8 @@ case $command in
     test) cmd_test "$@" ;;
     test-postgres) cmd_test_postgres "$@" ;;
     screenshots) cmd_screenshots "$@" ;;
+    backup) cmd_backup "$@" ;;
+    restore) cmd_restore "$@" ;;
     setup) setup ;;
     i18n-extract) setup && i18n_extract ;;
     i18n-update) setup && i18n_update ;;
