@@ -16,11 +16,12 @@ import sys
 import threading
 from pathlib import Path
 
+import flask_migrate
 import pytest
 import sqlalchemy as sa
 
 from engine.randomplay import random_record
-from webapp import create_app
+from webapp import MIGRATIONS, create_app
 from webapp.extensions import db
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "backup.py"
@@ -73,8 +74,12 @@ def rows(url: str) -> dict[str, list[tuple]]:
 
 
 def open_app(url: str):
-    return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "backup",
-                       "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False})
+    """The app on ``url``, its schema upgraded (as the run command does before serving)."""
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "backup",
+                      "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False})
+    with app.app_context():
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+    return app
 
 
 def close_app(app) -> None:

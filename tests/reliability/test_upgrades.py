@@ -110,7 +110,7 @@ def test_a_database_of_the_first_release_upgrades_with_every_game_intact(upgrade
         assert old_rows(engine) == before, f"migration {revision} changed the rows of the first release"
 
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": upgrade_database_url, "SECRET_KEY": "upgrade",
-                      "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False})  # as a restarted server: head
+                      "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False})  # the server, restarted
     with engine.connect() as connection:
         assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == walk[-1]
     client = app.test_client()
