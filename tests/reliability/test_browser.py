@@ -18,7 +18,7 @@ from pages_tour import tour  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
-GAME, PLAYERS, AT = "gemeinsame-sache", ["Anna", "Ben"], 5  # its screen has the plain undo button
+GAME, PLAYERS, AT = "gemeinsame-sache", ["Anna", "Ben"], 5  # its screen has the common undo question
 HOSTILE = ['<script>alert("x")</script>', '"><img src=x onerror=alert(1)>']
 
 
@@ -33,6 +33,12 @@ def api_state(page, table: dict) -> dict:
     answer = page.request.get(f"/api/tables/{table['id']}/record", headers={"Authorization": f"Bearer {table['token']}"})
     state = page.request.get(f"/api/tables/{table['id']}/state", headers={"Authorization": f"Bearer {table['token']}"})
     return {"version": state.json()["version"], "events": len(answer.json()["events"])}
+
+
+def undo_button(page):
+    """The undo question's button, the question opened (it names what it takes back)."""
+    page.locator("#controls details.undo > summary").click()
+    return page.locator("#controls details.undo button[data-kind=undo]")
 
 
 def test_a_tap_sent_again_after_its_answer_was_lost_applies_once(phone):
@@ -52,7 +58,7 @@ def test_a_tap_sent_again_after_its_answer_was_lost_applies_once(phone):
     page.route("**/sync?*", lambda route: route.abort("connectionreset"))  # no redraw meanwhile:
     page.evaluate("htmx.trigger('#sync', 'htmx:abort')")  # the poll held before the route goes too
     page.route("**/undo", lose_the_first_answer)
-    undo = page.locator("#controls button.undo")
+    undo = undo_button(page)
     undo.click()
     page.wait_for_function("() => document.getElementById('comfort').dataset.kind === 'refused'")
     assert api_state(page, table) == {"version": AT + 1, "events": AT - 1}, "the first try was applied"
@@ -75,7 +81,7 @@ def test_a_double_tap_on_a_slow_connection_applies_once(phone):
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions",
              {"offline": False, "latency": 800, "downloadThroughput": -1, "uploadThroughput": -1})
-    page.locator("#controls button.undo").dblclick()
+    undo_button(page).dblclick()
     started = time.monotonic()
     while api_state(page, table)["version"] == AT and time.monotonic() - started < 10:
         page.wait_for_timeout(200)
