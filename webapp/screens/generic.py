@@ -15,13 +15,15 @@ from engine import Game
 @dataclass(frozen=True)
 class OptionField:
     """One option of a game on the start page: a checkbox that sets ``value``
-    (``choices`` empty) or a select (``choices`` = (value, label) pairs; the
-    empty value leaves the option unset)."""
+    (``choices`` empty), a select (``choices`` = (value, label) pairs; the
+    empty value leaves the option unset) or a whole number from ``number``'s
+    (lowest, highest), its lowest leaving the option unset."""
 
     name: str
     label: object
     choices: tuple = ()
     value: object = True
+    number: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -65,8 +67,12 @@ class Screen:
         """The options chosen in the start page's form (the engine validates them)."""
         options = {}
         for option in self.option_fields:
-            value = form.get(f"option-{option.name}", "")
-            if value:
+            value = form.get(f"option-{option.name}", "").strip()
+            if option.number and value:
+                number = int(value) if value.lstrip("-").isdigit() else value   # the engine names a bad one
+                if number != option.number[0]:
+                    options[option.name] = number
+            elif value:
                 options[option.name] = value if option.choices else option.value
         return options
 
