@@ -326,7 +326,7 @@ def watch_console(page, errors: list) -> None:
     page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
 
 
-def open_table(phone, game_title: str, names: list[str], errors: list, solo: bool = False) -> list:
+def open_table(phone, game_title: str, names: list[str], errors: list, solo: bool = False, handicap: int = 0) -> list:
     first = phone()
     watch_console(first, errors)
     first.goto("/")
@@ -334,6 +334,7 @@ def open_table(phone, game_title: str, names: list[str], errors: list, solo: boo
     details.evaluate("d => { d.open = true; }")
     if solo:
         details.locator("input[name=option-solo]").check()
+        details.locator("input[name=option-robin_handicap]").fill(str(handicap))
     details.locator("input[name=name]").fill(names[0])
     details.get_by_role("button", name="Tisch erstellen").click()
     pages = [first]
@@ -477,9 +478,9 @@ def test_cubirds_two_phones_round_end_and_new_deal(phone, browser, base_url):
 
 
 def test_solo_against_robinbird_to_the_end(phone):
-    record = normalized(random_record("cubirds", {"solo": True}, 2, 2))
+    record = normalized(random_record("cubirds", {"solo": True, "robin_handicap": 2}, 2, 2))
     errors = []
-    phones = open_table(phone, "CuBirds", [record["players"][0]], errors, solo=True)
+    phones = open_table(phone, "CuBirds", [record["players"][0]], errors, solo=True, handicap=2)
     watcher = phone()
     watch_console(watcher, errors)
     watcher.goto(phones[0].url)  # a second phone watching (no seat)

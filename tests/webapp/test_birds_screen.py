@@ -426,3 +426,38 @@ def test_the_board_marks_the_deal_of_a_new_round(client):
     made = client.post("/api/tables", json={"record": {**record, "events": record["events"][:deal_at]}})
     board = re.search(r'<section id="board".*?</section>', html(client.get(f"/t/{made.json['id']}")), re.S).group(0)
     assert "Runde 1 vorbei" in text_of(board) and "Runde 1 ·" not in text_of(board)
+
+
+def test_robinbirds_handicap_is_a_field_of_the_start_page_and_cards_of_the_setup(client, app):
+    """C4: the start page's number sets robin_handicap; the setup then asks for that many
+    cards turned up into RobinBird's collection (rules/003 "Solovariante")."""
+    start = html(client.get("/"))
+    assert re.search(r'<input type="number" name="option-robin_handicap" min="0" max="8"', start)
+    answer = client.post("/tables", data={"game": "cubirds", "name": "Anna", "option-solo": "1",
+                                          "option-robin_handicap": "2"})
+    assert answer.status_code == 303, answer.text
+    table_id = answer.headers["Location"].rsplit("/", 1)[-1]
+    from webapp import store
+
+    with app.app_context():
+        assert store.get_table(table_id).options["robin_handicap"] == 2
+    client.post(f"/t/{table_id}/start")
+    cards = ["owl", "duck", "parrot", "flamingo", "toucan", "parrot", "magpie", "robin", "duck",
+             "reed-warbler", "owl", "toucan", "robin", "owl"]
+    page = text(client.get(f"/t/{table_id}/controls", query_string={"at": 0, "pick": ",".join(cards)}))
+    assert "Vorsprung für RobinBird: Karte 1 von 2?" in page
+    [setup] = posted_events(client.get(f"/t/{table_id}/controls", query_string={
+        "at": 0, "pick": ",".join(cards + ["magpie"] * 2), "hand": ",".join(["duck"] * 3 + ["robin"] * 5)}))
+    assert setup["robin_bonus"] == ["magpie", "magpie"] and setup["robin_hand"] == ["duck"] * 3 + ["robin"] * 5
+
+
+def test_a_handicap_of_nought_leaves_the_option_unset_and_a_bad_one_is_refused(client, app):
+    from webapp import store
+
+    answer = client.post("/tables", data={"game": "cubirds", "name": "Anna", "option-solo": "1",
+                                          "option-robin_handicap": "0"})
+    with app.app_context():
+        assert store.get_table(answer.headers["Location"].rsplit("/", 1)[-1]).options["robin_handicap"] == 0
+    refused = client.post("/tables", data={"game": "cubirds", "name": "Anna", "option-solo": "1",
+                                           "option-robin_handicap": "9"})
+    assert refused.status_code == 422 and "robin_handicap" in text(refused)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from engine.birds.rules import MAX_ROBIN_HANDICAP
+
 from ..generic import OptionField, Perspective, Screen
 from .steps import Steps
 from .table import Cards, table_view
@@ -17,6 +19,8 @@ from .taps import Selection, Tap
 from .words import Words, event_text, reason_text, step_label
 
 SOLO = OptionField("solo", _l("Solo gegen RobinBird"))
+HANDICAP = OptionField("robin_handicap", _l("Solo: Vorsprung für RobinBird (Karten in ihrer Sammlung)"),
+                       number=(0, MAX_ROBIN_HANDICAP))
 
 
 class BirdScreen(Screen):
@@ -76,8 +80,8 @@ gleich_und_gleich = BirdScreen(
     option_fields=[
         OptionField("fast", _l("Schnelles Spiel")),
         OptionField("rarer_faces", _l("Seltenere Seltene")),
-        SOLO,
+        SOLO, HANDICAP,
     ],
 )
 
-cubirds = BirdScreen(folder="birds", stylesheet="birds.css", own_undo=True, option_fields=[SOLO])
+cubirds = BirdScreen(folder="birds", stylesheet="birds.css", own_undo=True, option_fields=[SOLO, HANDICAP])
