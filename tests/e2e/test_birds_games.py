@@ -122,7 +122,7 @@ class Table:
         seen = page.evaluate(MEASURE)
         assert seen is not None, f"{screen}: no step on the acting phone"
         figures = FIGURES.setdefault(screen, {"screens": 0, "fits": True, "fits_small": True, "buttons": 0,
-                                              "controls": 0, "bottom": 0, "small_bottom": 0, "taps": []})
+                                              "controls": 0, "bottom": 0, "small_bottom": 0})
         figures["screens"] += 1
         figures["buttons"] = max(figures["buttons"], seen["buttons"])
         figures["controls"] = max(figures["controls"], seen["controls"])

@@ -33,3 +33,25 @@ def test_an_opened_memory_aid_stays_open_when_the_board_is_redrawn(phone):
     expect(page.locator("#status .version")).to_have_text("v1", timeout=10000)
     expect(page.locator("#board .birds-players")).to_be_visible()   # the board was drawn anew
     expect(page.locator("#board details.birds-memory")).to_have_attribute("open", "")
+
+
+def test_solo_deal_of_a_new_round_fits_and_takes_robinbirds_hand_as_counts(phone):
+    """The solo game of test_birds_games.py has no second round: the deal screen here."""
+    from engine.randomplay import random_record
+    from engine.records import new_game
+    from test_birds_games import FIGURES, Table, play_event, watch_console
+
+    record = random_record("cubirds", {"solo": True}, 2, 9)
+    deal_at = next(i for i, e in enumerate(record["events"]) if e["type"] == "deal")
+    page, errors = phone(), []
+    watch_console(page, errors)
+    made = page.request.post("/api/tables", data={"record": {**record, "events": record["events"][:deal_at]}}).json()
+    page.goto(made["seat_url"])
+    table = Table([page], version=deal_at)
+    deal = record["events"][deal_at]
+    game = new_game("cubirds", {"solo": True}, record["players"])
+    play_event(table, page, deal, game.ruleset.species_of, solo=True, game=game)
+    assert table.taps == len(set(deal["robin_hand"])) + 1     # one per species she got, then "Ausgeteilt"
+    assert not table.problems, table.problems
+    print(FIGURES["deal: RobinBird's hand"])
+    assert FIGURES["deal: RobinBird's hand"]["fits"] and errors == []

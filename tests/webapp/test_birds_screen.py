@@ -305,6 +305,8 @@ def test_a_flock_asks_the_species_and_the_count_and_only_the_kept_ranks(client, 
     assert "welche kommt in die Sammlung" in text(kept)
     assert posted_events(kept) == [{"type": "flock", "cards": ["5", "5-6", "5-6", "5-6", "5-6"]},
                                    {"type": "flock", "cards": ["6", "5-6", "5-6", "5-6", "5-6"]}]
+    enter(client, table, posted_events(kept)[0])
+    assert "Anna: 5 × 5–6: kleiner Schwarm, 5 in die Sammlung" in text(client.get(f"/t/{table.id}"))
 
 
 def test_a_cubirds_flock_is_one_tap(client, new_table):

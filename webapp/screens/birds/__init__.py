@@ -44,7 +44,7 @@ class BirdScreen(Screen):
         log's line of the entry in force, or ``event_label`` of the engine's last event)."""
         asking = selection.choice("undo", ("ask",)) == "ask"
         return {"asking": asking,
-                "ask": Tap("↶ " + _("Zurücknehmen"), params=selection.params(undo="ask"), value="undo-ask"),
+                "ask": Tap(_("Zurücknehmen"), params=selection.params(undo="ask"), value="undo-ask"),
                 "cancel": Tap(_("Nein, behalten"), params=selection.params(), value="undo-cancel")}
 
     def perspective(self, seat) -> Perspective | None:

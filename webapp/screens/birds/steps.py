@@ -207,6 +207,7 @@ class Steps:
                 lines.append(line)
                 more |= later
         return {"mode": "play", "pick": self.cards.many(pick), "chosen": played_text(pick) if pick else "",
+                "pair": species is not None and len(self.cards.of(species)["cards"]) > 1,
                 "pad": self.pad(lines, "cards", more, pick=",".join(pick) or None),
                 "rows": self.play_rows(pick),
                 "back": Tap(_("Andere Art"), params=self.sel.params(), value="other") if pick else None}

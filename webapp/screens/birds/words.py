@@ -110,8 +110,8 @@ class Words:
 
     def _flock(self, flock: dict) -> str:
         size = _("großer Schwarm") if flock["size"] == "big" else _("kleiner Schwarm")
-        return _("%(cards)s: %(size)s, %(kept)s in die Sammlung", cards=played_text(flock["cards"]), size=size,
-                 kept=cards_text(flock["kept"]))
+        shown = f"{len(flock['cards'])} × {species_label(flock['species'])}"   # the discarded ranks are not entered (C3)
+        return _("%(cards)s: %(size)s, %(kept)s in die Sammlung", cards=shown, size=size, kept=cards_text(flock["kept"]))
 
     def _action(self, kind: str, effect: dict) -> str:
         """What an entry did, without whose move it was."""
@@ -159,7 +159,7 @@ def event_text(event: dict) -> str:
     if kind == "robin-draw":
         return _("RobinBirds Karte %(card)s", card=card_label(event["card"]))
     if kind == "flock":
-        return _("Schwarm %(cards)s", cards=played_text(event["cards"]))
+        return _("Schwarm %(cards)s", cards=f"{len(event['cards'])} × {species_label(event['cards'][-1])}")
     return str(EVENT_NAMES.get(kind, kind))
 
 
