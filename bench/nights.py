@@ -78,13 +78,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
 
-    from webapp import create_app, nights_stats
+    from webapp import create_app, migrate_database, nights_stats
     from webapp.extensions import db
 
     folder = Path(tempfile.mkdtemp())
     url = args.database_url or f"sqlite:///{folder / 'bench.sqlite3'}"
     app = add_bare_route(create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench",
                                      "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False}))
+    migrate_database(app)
     client = app.test_client()
     with app.app_context():
         night = fill(db, GAMES, NIGHT, random.Random(1))
