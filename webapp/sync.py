@@ -36,7 +36,8 @@ from cachetools import LRUCache
 from flask import Flask, g, has_request_context
 from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException
-from werkzeug.http import parse_accept_header, parse_cookie
+from werkzeug.http import parse_accept_header
+from werkzeug.wrappers import Request
 
 from . import store
 from .errors import Refusal
@@ -234,7 +235,7 @@ class Sync:
 
     def _answer_environ(self, table_id: str, environ) -> Answer | None:
         query = {name: values[0] for name, values in parse_qs(environ.get("QUERY_STRING", "")).items()}
-        cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
+        cookies = Request(environ).cookies  # read as Flask reads them (werkzeug.http.parse_cookie fails on non-UTF-8 bytes)
         accepts = parse_accept_header(environ.get("HTTP_ACCEPT_ENCODING", ""))
         return self.answer(table_id, query, self.token_of(cookies.get(self._cookie), table_id),
                            language(query.get("lang"), cookies.get(LANGUAGE_COOKIE)), accepts["gzip"] > 0)
