@@ -102,7 +102,7 @@ def sync(table_id: str):
 
 def _form_int(name: str) -> int:
     """A whole number of ASCII digits (``int()`` alone would take "+1", "1_0" or "１")."""
-    text = request.form.get(name, "").strip()
+    text = request.form.get(name, "").strip(" \t\r\n")  # ASCII blanks only: str.strip() also drops "\x1f", "\x85"
     if not (text.isascii() and text.isdigit()):
         raise Refusal(400, f"bad-{name}", _l("Das Feld „{field}“ muss eine ganze Zahl sein"), {"field": name})
     return int(text)

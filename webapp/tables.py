@@ -146,7 +146,7 @@ def _lobby_action(table_id: str, action):
 
 def _position() -> int:
     """The form's seat: ASCII digits only (``int()`` alone would take "+0", "0_0" or "０")."""
-    text = request.values.get("seat", "").strip()
+    text = request.values.get("seat", "").strip(" \t\r\n")  # ASCII blanks only: str.strip() also drops "\x1f", "\x85"
     if not (text.isascii() and text.isdigit()):
         raise Refusal(400, "bad-seat", _l("Bitte einen Platz angeben"))
     return int(text)

@@ -21,7 +21,7 @@ from fuzzing import (
 
 from webapp.screens import SCREENS
 
-DIGITS = re.compile(r"\s*[0-9]+\s*")
+DIGITS = re.compile(r"[ \t\r\n]*[0-9]+[ \t\r\n]*")  # as the server reads a form number (not \s: "\x1f")
 HX_GET = re.compile(r'hx-get="([^"]+)"')
 form_text = odd_text | st.sampled_from(["", "0", "-1", "12", " 9 ", "+9", "1_0", "１２", "1e9", "null", "{}"])
 
