@@ -98,8 +98,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     _init_limiter(app)
     htmx.init_app(app)
 
-    from . import (api, compression, errors, nights, nights_replay, nights_stats, play, pwa, rulebook, security,
-                   sync, tables)
+    from . import (api, compression, errors, nights, nights_replay, nights_stats, play, pwa, rulebook, seats,
+                   security, sync, tables)
+
+    app.session_interface = seats.SessionInterface()
 
     app.register_blueprint(tables.bp)
     app.register_blueprint(play.bp)

@@ -1,13 +1,31 @@
 """Which seat this browser holds at a table (kept in the signed session cookie)."""
 from __future__ import annotations
 
+import json
+
 from flask import session
+from flask.json.tag import TaggedJSONSerializer
+from flask.sessions import SecureCookieSessionInterface
 
 from . import store
 from .models import Seat, Table
 
 
 SEATS_KEPT = 24  # about 90 bytes of cookie each; browsers drop a cookie over 4 KB (and with it every seat)
+
+
+class _InOrder(TaggedJSONSerializer):
+    """The session as JSON in insertion order: Flask's JSON sorts the keys, which would
+    turn the seats' order (oldest first) into the table ids' order."""
+
+    def dumps(self, value) -> str:
+        return json.dumps(self.tag(value), separators=(",", ":"))
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie session, keeping the order of the seats held."""
+
+    serializer = _InOrder()
 
 
 def remember(table_id: str, token: str) -> None:

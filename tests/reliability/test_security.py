@@ -230,8 +230,12 @@ def test_a_phone_at_many_tables_keeps_a_cookie_browsers_accept_and_its_newest_se
     assert len(cookie) < 4000, f"a session cookie of {len(cookie)} bytes"
     held = app.session_interface.get_signing_serializer(app).loads(cookie)["seats"]
     assert len(held) == seats.SEATS_KEPT
-    assert 'id="start"' in phone.get(pages[-1]).get_data(as_text=True)  # seated: the lobby offers to start
-    assert 'id="start"' not in phone.get(pages[0]).get_data(as_text=True)  # the oldest seat was let go
+    assert [page.rsplit("/", 1)[-1] for page in pages[-seats.SEATS_KEPT:]] == list(held)  # the newest, in order
+    # What the server makes of the cookie: only a seat may rearrange the lobby (a viewer gets 403).
+    def moves_a_seat(page: str) -> int:
+        return phone.post(f"{page}/seats/move", data={"seat": "0", "direction": "down"}).status_code
+    assert moves_a_seat(pages[-1]) != 403  # seated (one seat: nothing to move, but no 403)
+    assert moves_a_seat(pages[0]) == 403  # the oldest seat was let go
 
 
 def test_an_internal_error_shows_a_sentence_never_a_stack_trace(make_app, monkeypatch):
