@@ -13,3 +13,12 @@ bench:
 	./kt setup
 	.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
 	KT_RATELIMIT_ENABLED=false .venv/bin/python -m bench
+
+# The night-long soak (not a test): 50 tables for an hour on the default server, with a
+# graceful restart and a kill; writes bench/soak.json (docs/reliability.md, section 8).
+# `make soak SOAK_MINUTES=3` to try it.
+SOAK_MINUTES ?= 60
+.PHONY: soak
+soak:
+	./kt setup
+	.venv/bin/python -m bench.soak --minutes $(SOAK_MINUTES)
