@@ -28,6 +28,7 @@ from .models import Table
 from .nights import local
 from .nights_store import GameSummary, entries_in_force
 from .nights_summary import ends_turn
+from .play import around
 from .screens import screen_for, title
 
 bp = Blueprint("replay", __name__)
@@ -180,7 +181,7 @@ def replay_context(table: Table, centre: bool) -> dict:
                                                           min(len(sentences), step + LOG_AROUND) + 1)],
             "moments": replay.moments, "sentences": sentences,
         }
-        context.update(screen.view(game, table, None, {}))
+        context.update(screen.view(game, table, None, {}, around(table, screen, game)))
         context["region"] = render_template("nights/_replay.html", **context)
     finally:
         _put(table.id, replay)

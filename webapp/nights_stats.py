@@ -22,6 +22,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
+from engine.rummy.rules import LEVELS
+
 from .extensions import db
 from .nights import reason_label, variant_label
 from .nights_store import GameSummary
@@ -32,7 +34,7 @@ bp = Blueprint("stats", __name__)
 
 SEATS = 5
 GS = "gemeinsame-sache"
-DEFAULT_DRAW_PILE = 22
+DEFAULT_DRAW_PILE = LEVELS["normal"]   # the default level's draw pile
 PREFERRED_BOT = "strong"
 SHORT_REASONS = {"distinct-species": _l("verschiedene Arten"), "two-triples": _l("zwei Drillinge"),
                  "most-birds": _l("meiste Vögel"), "all-laid": _l("alles ausgelegt"), "clock": _l("Uhr abgelaufen"),

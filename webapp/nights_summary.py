@@ -83,8 +83,8 @@ def summarize(game: Game, effects: list[dict], started_at: datetime, ended_at: d
     n, first = len(game.players), first_seat(game)
     winners = sorted(outcome.winners)
     mask = sum(1 << ((seat - first) % n) for seat in winners)
-    solo = bool(game.options.get("solo"))
-    won = (0 in winners) if solo else outcome.won
+    solo = bool(game.bot_seats)
+    won = any(seat not in game.bot_seats for seat in winners) if solo else outcome.won
     turns, rounds = turns_and_rounds(game, effects)
     return Summary(game=game.name, variant=variant_key(game.name, game.options), players=n, solo=solo,
                    first_seat=first, winners=winners, winner_mask=mask, won=won, reason=outcome.reason,

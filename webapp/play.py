@@ -17,7 +17,7 @@ from .errors import NOT_FOUND, Refusal
 from .extensions import htmx, limiter
 from .models import Event, Seat, Table
 from .screens import screen_for, title
-from .screens.generic import Perspective, Screen
+from .screens.generic import Around, Perspective, Screen
 from .tables import CREATE_LIMIT, limits_off, lobby_context
 
 bp = Blueprint("play", __name__)
@@ -208,7 +208,7 @@ def _context(table: Table, perspective: Perspective | None, values, error: Refus
             "choices": screen.choices(legal), "legal_choices": legal,
             "event_template": screen.event_template(game),
         }
-        context.update(screen.view(game, table, perspective, values))
+        context.update(screen.view(game, table, perspective, values, around(table, screen, game)))
         undone_next = loaded.seqs[-1] if loaded.seqs else None
         undone_words = screen.event_label(game.events[-1]) if game.events else None
     log = _log(table.id, table.revision, str(get_locale()))
@@ -216,6 +216,19 @@ def _context(table: Table, perspective: Perspective | None, values, error: Refus
     undo_sentence = next((sentence for entry, sentence in log if entry.seq == undone_next), undone_words)
     context.update(error=error, log=log, undo_sentence=undo_sentence)
     return context
+
+
+def around(table: Table, screen: Screen, game) -> Around | None:
+    """What a finished game's screen shows of the games around it at the table
+    (``Screen.earlier_games``), read here so that screens query no store (C8)."""
+    if game.awaiting is not None or screen.earlier_games is None:
+        return None
+    earlier = []
+    for previous in store.history(table, screen.earlier_games + 1)[1:]:
+        with store.game_at(previous) as loaded:
+            earlier.append(loaded.game.outcome())
+    follow = store.next_game(table)
+    return Around(tuple(earlier), follow.options if follow is not None else None)
 
 
 class LoggedEntry(NamedTuple):

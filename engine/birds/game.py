@@ -160,7 +160,7 @@ class BirdGame(Game):
 
     def _choices(self, phase: str) -> dict:
         if phase == "setup":
-            return {"players": len(self.players), "solo": self.solo, "robin_bonus": list(self.options["robin_bonus"]),
+            return {"players": len(self.players), "dealers": self._dealers(), "solo": self.solo, "robin_bonus": list(self.options["robin_bonus"]),
                     "robin_handicap": self.options["robin_handicap"], "rows": ROWS, "row_size": ROW_SETUP_SIZE,
                     "hand_size": HAND_SIZE}
         if phase == "play":
@@ -281,10 +281,23 @@ class BirdGame(Game):
         species = self._species(species_id)
         if not keep:
             return []
-        rest = [self.ruleset.unranked.get(species_id, species.cards[0])] * (count - keep)
+        rest = self.flock_event(species_id, count, [])["cards"][keep:]
         low, high = species.cards[0], species.cards[-1]
         candidates = [[low] * n + [high] * (keep - n) for n in range(keep, -1, -1)] if low != high else [[low] * keep]
         return [kept for kept in candidates if self._possible(player, species_id, kept + rest)]
+
+    def flock_event(self, species_id: str, count: int, kept: list[str]) -> dict:
+        """The ``flock`` event of ``count`` cards of a species that keeps the cards
+        ``kept`` (one of ``kept_choices``): the kept ranks first, then each other card as
+        the species id of a pair species (C3: its rank is not entered) or as the card of
+        a one-card species. Checked when applied, not here."""
+        species = self._species(species_id)
+        rest = self.ruleset.unranked.get(species_id, species.cards[0])
+        return {"type": "flock", "cards": list(kept) + [rest] * (count - len(kept))}
+
+    def _dealers(self) -> list[int]:
+        """The seats that may deal the first round (solo: the human, seat 0)."""
+        return [0] if self.solo else list(range(len(self.players)))
 
     def _species(self, species_id):
         species = self.ruleset.by_id.get(species_id) if isinstance(species_id, str) else None
@@ -436,7 +449,7 @@ class BirdGame(Game):
     def _on_setup(self, event: dict) -> dict:
         rs, n = self.ruleset, len(self.players)
         dealer = self._field(event, "dealer")
-        if type(dealer) is not int or not 0 <= dealer < n or (self.solo and dealer != 0):
+        if type(dealer) is not int or dealer not in self._dealers():
             if self.solo:
                 raise IllegalEvent("bad-dealer", "Geber {dealer} gibt es nicht (Solo: der Mensch, 0, gibt zuerst)",
                                    {"dealer": repr(dealer)})

@@ -36,10 +36,9 @@ def legal_events(game) -> LegalEvents:
     cards = [card for card in candidates["cards"] if card in known or unknown >= 1]
     if candidates["jokers"] and (JOKER in known or unknown >= 1):
         cards.append(JOKER)
-    kinds = {s.id: s.kind for s in game.open_starts} | {f.id: f.kind for f in game.figures}
     for card in cards:
         for fit in game.fits(card, player):
-            found += _fit_events(fit, card, kinds, known, unknown)
+            found += _fit_events(fit, card, known, unknown)
         if choices["discard"]:
             found.append({"type": "discard", "card": card})
     if choices["end_turn"]:
@@ -47,7 +46,7 @@ def legal_events(game) -> LegalEvents:
     return LegalEvents(found, True)
 
 
-def _fit_events(fit: dict, card: str, kinds: dict, known: tuple, unknown: int) -> list[dict]:
+def _fit_events(fit: dict, card: str, known: tuple, unknown: int) -> list[dict]:
     """The events of one place ``fits`` found for ``card``."""
     action = fit["action"]
     if action == "start":   # each pair once, from its first card; at most ``unknown`` cards not known
@@ -58,7 +57,7 @@ def _fit_events(fit: dict, card: str, kinds: dict, known: tuple, unknown: int) -
     if fit.get("as") is None:
         return [event]
     said = [{**event, "as": stands_for} for stands_for in fit["as"]]
-    return said + [event] if kinds[fit[target]] == "set" else said   # in a set the joker need not say
+    return said if fit["binds"] else said + [event]   # in a set the joker need not say
 
 
 def event_key(event) -> str:

@@ -177,6 +177,12 @@ class GemeinsameSache(Game):
         return {"cards": [c for c in REAL_CARDS if c not in self._seen or c in known],
                 "jokers": self.free_jokers() + known.count(JOKER)}
 
+    def turns_played(self) -> int:
+        """Turns played: the finished ones (ended by a discard or with an empty hand),
+        and the turn in which a lay won the game before any discard."""
+        won_by_lay = self._status == "won" and self.events[-1]["type"] in ("complete", "lay-off")
+        return self._turns + won_by_lay
+
     def cards_left(self) -> int:
         """Cards not yet in a finished figure: both hands and the open starts."""
         return sum(self._hands) + sum(len(s.cards) for s in self._starts.values())
@@ -208,7 +214,10 @@ class GemeinsameSache(Game):
         """Where ``card`` could go for ``player`` (default: whose turn it is):
         ``{"action": "complete", "start", "as"}``, ``{"action": "lay-off", "figure",
         "end", "as"}``, ``{"action": "swap", "figure"}``, ``{"action": "start",
-        "with": [cards unseen or known in the hand]}``. ``as`` lists what a joker may stand for."""
+        "with": [cards unseen or known in the hand]}``. For a joker, ``as`` lists what it
+        may stand for and ``binds`` whether that is part of the entry: in a run the joker
+        is that card; in a set it stands for any missing suit (rules README 5), so the
+        entry need not say one. For a real card ``as`` is None."""
         card = check_card(card)
         player = self._turn if player is None else player
         found = []
@@ -217,7 +226,8 @@ class GemeinsameSache(Game):
                 continue
             options = start.completions
             if card == JOKER:
-                found.append({"action": "complete", "start": start.id, "as": list(options)})
+                found.append({"action": "complete", "start": start.id, "as": list(options),
+                              "binds": start.kind == "run"})
             elif card in options:
                 found.append({"action": "complete", "start": start.id, "as": None})
         for figure in self.figures:
@@ -238,11 +248,12 @@ class GemeinsameSache(Game):
                 return []
             missing = figure.missing()
             if card == JOKER:
-                return [{"action": "lay-off", "figure": figure.id, "end": None, "as": missing}]
+                return [{"action": "lay-off", "figure": figure.id, "end": None, "as": missing, "binds": False}]
             return [{"action": "lay-off", "figure": figure.id, "end": None, "as": None}] if card in missing else []
         ends = figure.run_ends(self.ace_low_only)
         if card == JOKER:
-            return [{"action": "lay-off", "figure": figure.id, "end": end, "as": [c]} for end, c in ends.items()]
+            return [{"action": "lay-off", "figure": figure.id, "end": end, "as": [c], "binds": True}
+                    for end, c in ends.items()]
         return [{"action": "lay-off", "figure": figure.id, "end": end, "as": None}
                 for end, c in ends.items() if c == card][:1]
 

@@ -43,6 +43,16 @@ class Choice:
     event: dict
 
 
+@dataclass(frozen=True)
+class Around:
+    """The games around a finished one at its table, read by the route (C8: screens
+    query no store): the ``earlier`` games' outcomes, newest first (None: never
+    finished), and the options of the rematch that follows, if one was made."""
+
+    earlier: tuple = ()
+    next_options: dict | None = None
+
+
 @dataclass
 class Screen:
     """How a game is shown; ``folder`` holds ``_board.html`` and ``_controls.html``."""
@@ -51,11 +61,13 @@ class Screen:
     option_fields: list[OptionField] = field(default_factory=list)
     stylesheet: str | None = None   # an extra file under static/, linked on the game pages
     own_undo: bool = False          # the screen's controls offer undo themselves (e.g. with a confirmation)
+    earlier_games: int | None = None   # a finished game's view shows this many games before it (``Around``)
 
-    def view(self, game: Game, table, seat: Perspective | None, values) -> dict:
+    def view(self, game: Game, table, seat: Perspective | None, values, around: Around | None = None) -> dict:
         """Extra template context of a game's own screen, for the phones of one
         perspective (``seat``; None: watching); ``values``: the request's query or
-        form, e.g. a selection kept across taps. None here."""
+        form, e.g. a selection kept across taps; ``around``: for a finished game of a
+        screen with ``earlier_games``, the games around it. None here."""
         return {}
 
     def perspective(self, seat) -> Perspective | None:

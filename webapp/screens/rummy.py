@@ -17,12 +17,11 @@ from flask_babel import lazy_gettext as _l
 from engine import IllegalEvent
 from engine.rummy import suggest_level as engine_suggest_level
 from engine.rummy.game import GemeinsameSache
-from engine.rummy.melds import JOKER, RANKS, REAL_CARDS, SUITS, check_card, declared
-from engine.rummy.rules import LEVELS, RECENT_GAMES
+from engine.rummy.melds import JOKER, RANKS, SUITS, check_card, declared
+from engine.rummy.rules import FULL_DRAW_PILE, LEVELS, RECENT_GAMES
 
-from .. import store
 from ..errors import Refusal
-from .generic import Choice, OptionField, Screen
+from .generic import Around, Choice, OptionField, Screen
 
 SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
 SUIT_NAMES = {"H": _l("Herz"), "D": _l("Karo"), "S": _l("Pik"), "C": _l("Kreuz")}
@@ -119,11 +118,11 @@ class RummyScreen(Screen):
                            for name, size in LEVELS.items()),
                          ("custom", _l("Eigene Größe (unten wählen)")))),
             OptionField("draw_pile", _l("Eigene Größe des Ziehstapels"),
-                        (("", "–"), *((str(n), str(n)) for n in range(1, 34)))),
+                        (("", "–"), *((str(n), str(n)) for n in range(1, FULL_DRAW_PILE + 1)))),
             OptionField("open_hands", _l("Offene Hände")),
             OptionField("ace_low_only", _l("Ass unten")),
             OptionField("max_starts", _l("Drei Ansätze"), value=3),
-        ])
+        ], earlier_games=RECENT_GAMES - 1)
 
     def parse_options(self, form) -> dict:
         """As the base, plus: the custom size is a number (anything else goes to the engine
@@ -187,13 +186,14 @@ class RummyScreen(Screen):
         return f"{who}: {what}"
 
     # --- the view -----------------------------------------------------------------------
-    def view(self, game: GemeinsameSache, table, seat, values) -> dict:
-        """What the board and the step show; ``values`` may hold the ``card`` tapped in the picker."""
+    def view(self, game: GemeinsameSache, table, seat, values, around=None) -> dict:
+        """What the board and the step show; ``values`` may hold the ``card`` tapped in the
+        picker; ``around`` (a finished game) the games before it and the rematch."""
         player = seat.position if seat is not None else None
         state = game.state()
         view = {"board": self._board(game, state, player)}
         if game.awaiting is None:
-            view["next"] = self._next(game, table)
+            view["next"] = self._next(game, around or Around())
         elif player is not None:
             view["step"] = self._step(game, state, player, values.get("card", ""))
         return {"rummy": view}
@@ -216,7 +216,7 @@ class RummyScreen(Screen):
         } for p in order]
         return {
             "level": LEVEL_LABELS[options["level"]], "size": size, "pace": pace,
-            "sides": sides, "turns": state["turns"], "turns_played": _turns_played(game, state),
+            "sides": sides, "turns": state["turns"], "turns_played": game.turns_played(),
             "pickups": state["discard_pickups"],
             "figures": [{"id": f.id, "kind": f.kind, "cards": [card(c) for c in f.cards]} for f in game.figures],
             "discard_top": card(state["discard"][-1]) if state["discard"] else None,
@@ -228,18 +228,13 @@ class RummyScreen(Screen):
         }
 
     @staticmethod
-    def _next(game: GemeinsameSache, table) -> dict:
+    def _next(game: GemeinsameSache, around: Around) -> dict:
         """After the game: the level suggested from the last games at this table, and the rematch if made."""
-        results = [game.outcome().won]
-        for previous in store.history(table, RECENT_GAMES)[1:]:
-            with store.game_at(previous) as loaded:
-                outcome = loaded.game.outcome()
-            if outcome is not None:
-                results.append(outcome.won)
+        results = [game.outcome().won] + [outcome.won for outcome in around.earlier if outcome is not None]
         message, options = suggest_level(results, game.options)
         return {"message": message, "options": options, "level": level_text(options),
                 "same": level_text(game.options), "changes": options != game.options,
-                "next_game": level_text(follow.options) if (follow := store.next_game(table)) else None}
+                "next_game": level_text(around.next_options) if around.next_options is not None else None}
 
     def _step(self, game: GemeinsameSache, state: dict, player: int, picked: str) -> dict:
         """The step on a seated phone: only the player on turn (anyone at the setup) gets taps."""
@@ -249,7 +244,8 @@ class RummyScreen(Screen):
         if not step["mine"]:
             return step
         if legal["kind"] == "setup":
-            step.update(self._picker(game, player, "setup", picked), set_aside=state["set_aside"])
+            step.update(self._picker({"cards": legal["first_discard"]}, picked),
+                        set_aside=state["set_aside"], hand_size=game.numbers()["hand_size"])
             if step["picked"] is not None:
                 step["first_players"] = [Choice(_("%(name)s beginnt", name=game.players[p]),
                                                 {"type": "setup", "first_discard": step["picked"].code, "first_player": p})
@@ -264,7 +260,7 @@ class RummyScreen(Screen):
                 step["from_discard"] = Choice(_("%(card)s von der Ablage nehmen", card=cards_text([top.code])),
                                               {"type": "draw", "from": "discard"})
         else:
-            step.update(self._picker(game, player, "act", picked), hand=legal["hand"],
+            step.update(self._picker(game.hand_candidates(player), picked), hand=legal["hand"],
                         pickup=card(legal["pickup"]) if legal["pickup"] else None)
             code = step["picked"].code if step["picked"] else None
             step["spots"] = self._spots(game, player, code)
@@ -274,15 +270,14 @@ class RummyScreen(Screen):
                 step["end_turn"] = Choice(_("Zug beenden (Hand leer)"), {"type": "end-turn"})
         return step
 
-    def _picker(self, game: GemeinsameSache, player: int, kind: str, picked: str) -> dict:
-        """The 4 × 13 + joker picker (cards whose place is known greyed out, unless known
-        in this hand) and the card picked in it."""
-        possible = game.hand_candidates(player)
-        gone = set() if kind == "setup" else set(REAL_CARDS) - set(possible["cards"])
-        jokers_free = kind == "setup" or possible["jokers"] > 0
-        rows = [(SUIT_SYMBOLS[suit], SUIT_NAMES[suit], [(card(rank + suit), rank + suit in gone) for rank in RANKS])
+    def _picker(self, possible: dict, picked: str) -> dict:
+        """The 4 × 13 + joker picker, the cards the engine says cannot be there greyed out
+        (``possible``: ``cards`` that may be there, and how many ``jokers``), and the card
+        picked in it."""
+        cards = set(possible["cards"])
+        rows = [(SUIT_SYMBOLS[suit], SUIT_NAMES[suit], [(card(rank + suit), rank + suit not in cards) for rank in RANKS])
                 for suit in SUITS]
-        found = {"rows": rows, "joker": (card(JOKER), not jokers_free), "picked": None}
+        found = {"rows": rows, "joker": (card(JOKER), JOKER not in cards and not possible.get("jokers")), "picked": None}
         if picked:
             try:
                 found["picked"] = card(check_card(picked))
@@ -310,8 +305,8 @@ class RummyScreen(Screen):
         return spots
 
     def _place_choices(self, game: GemeinsameSache, fit: dict, code: str) -> list["Place"]:
-        """The buttons of one fit: for a joker in a run one per card it may stand for;
-        in a set a joker says nothing (it stands for any missing suit, rules README 5)."""
+        """The buttons of one fit: for a joker one per card it may stand for where that
+        binds (the engine's ``binds``), else one."""
         action = fit["action"]
         if action == "swap":
             return [Place(_("Joker aus Figur %(id)s gegen %(card)s tauschen", id=fit["figure"], card=cards_text([code])),
@@ -330,7 +325,7 @@ class RummyScreen(Screen):
             def label(played: str) -> str:
                 return _("%(card)s an Figur %(id)s (%(cards)s) anlegen", id=target.id,
                          cards=cards_text(target.cards), card=cards_text([played]))
-        if fit["as"] is None or target.kind == "set":
+        if fit["as"] is None or not fit["binds"]:
             return [Place(label(code), event, card(code), verb)]
         return [Place(label(f"{JOKER}:{c}"), {**event, "as": c}, card(f"{JOKER}:{c}"), verb) for c in fit["as"]]
 
@@ -358,12 +353,6 @@ class Place:
     event: dict
     card: Card
     verb: str
-
-
-def _turns_played(game: GemeinsameSache, state: dict) -> int:
-    """Turns begun: a game won in the middle of a turn (by a lay, before any discard) counts that turn."""
-    ended_mid_turn = state["status"] == "won" and game.events and game.events[-1]["type"] in ("complete", "lay-off")
-    return state["turns"] + (1 if ended_mid_turn else 0)
 
 
 screen = RummyScreen()

@@ -226,3 +226,33 @@ def test_the_setup_draft_counts_the_piles_as_they_lie_and_greys_out_gone_cards()
         draft.add("K")                                                  # a ninth King
     assert err.value.code == "card-exhausted"
     assert draft.counts()["draw_pile"] == 104 - 19 - 8
+
+
+def test_who_may_deal_the_first_round():
+    """rules/000 Vorbereitung: „Bestimmt einen Geber.“ — anyone; rules/003 Solovariante:
+    „Du machst den ersten Zug des Spiels wie gewohnt.“ — in solo the human deals."""
+    assert new_game("gleich-und-gleich", {}, ["Anna", "Ben", "Carla"]).legal_choices()["dealers"] == [0, 1, 2]
+    solo = new_game("cubirds", {"solo": True}, ["Mensch", "RobinBird"])
+    assert solo.legal_choices()["dealers"] == [0]
+    setup = {"type": "setup", "rows": [["owl", "duck", "parrot"], ["flamingo", "toucan", "parrot"],
+                                       ["magpie", "robin", "duck"], ["reed-warbler", "owl", "toucan"]],
+             "setup_discards": [], "collections": ["robin", "owl"], "robin_hand": ["duck"] * 8}
+    refused(solo, {**setup, "dealer": 1}, "bad-dealer")
+    solo.apply({**setup, "dealer": 0})
+
+
+def test_the_flock_event_of_the_kept_cards():
+    """C3: the kept ranks, then a pair species' id for each other card; a one-card
+    species' cards are the card itself. Every kept choice gives an event the engine takes."""
+    game = started()
+    game.apply({"type": "play", "cards": ["5"], "row": 0, "side": "right"})
+    game.apply({"type": "draw"})
+    assert game.flock_event("9-10", 5, ["10"]) == {"type": "flock", "cards": ["10"] + ["9-10"] * 4}
+    assert game.flock_event("K", 3, ["K", "K"]) == {"type": "flock", "cards": ["K", "K", "K"]}
+    for kept in game.kept_choices("9-10", 7):
+        event = game.flock_event("9-10", 7, kept)
+        game.apply(event)
+        assert game.state()["collections"][0][-2:] == kept
+        game.undo()
+    with pytest.raises(IllegalEvent):
+        game.flock_event("owl", 3, [])

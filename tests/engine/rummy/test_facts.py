@@ -2,6 +2,7 @@
 import pytest
 
 from engine.rummy import suggest_level
+from engine.rummy.simulate import random_record
 
 from .helpers import WORKED_EXAMPLE, after_setup, play
 
@@ -58,3 +59,31 @@ def test_cards_left_counts_hands_and_open_starts():
     game = after_setup(DRAW, {"type": "start", "cards": ["7H", "7S"]})
     assert game.cards_left() == 9 + 10 + 2 == game.pace()["cards_left"]
     assert game.where_is("7S") == {"place": "start", "id": 1}
+
+
+def test_a_joker_binds_what_it_stands_for_in_a_run_only():
+    """rules/004: „in einem Satz steht er für eine beliebige fehlende Farbe“ (README 5):
+    in a set the entry need not say what the joker stands for; in a run it is that card."""
+    game = play(WORKED_EXAMPLE + [DRAW])           # figure 1: the set of 7s, figure 2: the run 4♣ 5♣ JK(6♣)
+    run = [fit for fit in game.fits("JK") if fit["action"] == "lay-off" and fit["figure"] == 2]
+    assert run and all(fit["binds"] is True and len(fit["as"]) == 1 for fit in run)
+    three = after_setup(DRAW, {"type": "start", "cards": ["8H", "8S"]}, {"type": "discard", "card": "2C"}, DRAW)
+    (complete,) = [fit for fit in three.fits("JK") if fit["action"] == "complete"]
+    assert complete["binds"] is False and sorted(complete["as"]) == ["8C", "8D"]
+    three.apply({"type": "complete", "start": 1, "card": "JK"})   # no suit said: accepted
+
+
+def test_turns_played_count_a_turn_won_by_a_lay():
+    """rules/004: „Ihr gewinnt gemeinsam, sobald beide Hände leer sind und kein Ansatz mehr
+    offen ist“ — a lay can win before the turn's discard; that turn was played too."""
+    wins = set()
+    for seed in range(40):
+        record = random_record({"level": "leicht"}, seed)
+        game = play(record["events"], record["options"])
+        if game.outcome().won:
+            by_lay = record["events"][-1]["type"] in ("complete", "lay-off")
+            wins.add(by_lay)
+            assert game.turns_played() == game.state()["turns"] + by_lay
+            assert game.turns_played() == sum(1 for event in record["events"] if event["type"] == "draw")
+    assert True in wins                             # some game was won by a lay
+    assert play(WORKED_EXAMPLE).turns_played() == play(WORKED_EXAMPLE).state()["turns"] == 4   # still playing

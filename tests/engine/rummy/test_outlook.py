@@ -58,5 +58,5 @@ def test_fits_answers_where_a_card_could_go():
                                {"action": "start", "with": ["AH", "KS", "KC"]}]   # K♦, D♥, B♥ are seen
     assert {"action": "swap", "figure": 2} in game.fits("6C")
     joker = game.fits("JK")
-    assert {"action": "lay-off", "figure": 2, "end": "high", "as": ["7C"]} in joker
+    assert {"action": "lay-off", "figure": 2, "end": "high", "as": ["7C"], "binds": True} in joker
     assert all(place["action"] != "start" for place in joker)

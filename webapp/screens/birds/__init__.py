@@ -26,7 +26,7 @@ HANDICAP = OptionField("robin_handicap", _l("Solo: Vorsprung für RobinBird (Kar
 class BirdScreen(Screen):
     """Screen of both bird games."""
 
-    def view(self, game, table, seat, values) -> dict:
+    def view(self, game, table, seat, values, around=None) -> dict:
         """The board for everyone; for a seated phone also the awaited step and undo.
         ``table`` gives the names, the version and the id; ``values`` the selection."""
         cards = Cards(game)

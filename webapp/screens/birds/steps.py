@@ -139,7 +139,7 @@ class Steps:
 
     # --- setup ------------------------------------------------------------------------------
     def step_setup(self, legal: dict) -> dict:
-        dealers = [seat for seat in range(legal["players"]) if seat not in self.game.bot_seats]
+        dealers = legal["dealers"]
         dealer = dealers[0] if len(dealers) == 1 else self.sel.number("dealer", legal["players"])
         if dealer is None:
             return {"mode": "dealer", "taps": [Tap(self.name(s), params=self.sel.params(dealer=s), value=str(s))
@@ -153,6 +153,7 @@ class Steps:
         pick = ",".join(placed) or None
         step = {"mode": "setup", "needs": needs["kind"], "question": needs_text(needs, self.name),
                 "dealer": self.name(dealer), "counts": draft.counts(), "last": placed_text(last, self.name),
+                "hand_size": self.game.numbers()["hand_size"],
                 "rows": [self.cards.many(row) for row in draft.rows],
                 "row": needs.get("row"), "discards": self.cards.many(draft.discards),
                 "collections": [(self.name(p), self.cards(c)) for p, c in enumerate(draft.collections)],
@@ -325,11 +326,8 @@ class Steps:
         return tap
 
     def flock_tap(self, species: str, count: int, kept: list[str]) -> Tap:
-        """The flock event (C3): the kept cards with their ranks, the others as the species
-        (a one-card species' id is its card)."""
-        rest = species if len(self.cards.of(species)["cards"]) > 1 else self.cards.of(species)["cards"][0]
-        cards = kept + [rest] * (count - len(kept))
-        return Tap(" ".join(self.cards(c).label for c in kept), event={"type": "flock", "cards": cards},
+        """The engine's flock event (C3) that keeps the cards ``kept``."""
+        return Tap(" ".join(self.cards(c).label for c in kept), event=self.game.flock_event(species, count, kept),
                    value=",".join(kept), cards=self.cards.many(kept))
 
     def collection(self, seat: int) -> dict:
