@@ -5,7 +5,8 @@ The simulated record says what to tap; the phones must end where the engine's
 replay of that record ends, and the other phone sees every entry. At every step the
 phone on turn shows the question, all its taps and the part of the table they are
 about inside the viewport (#18 point 1), at most MAX_TAPS taps at once (the card pad
-counts as one), and no phone logs a console error.
+counts as one), and at 360×740 they end within one short scroll; no phone logs a
+console error.
 """
 from __future__ import annotations
 
@@ -41,6 +42,11 @@ MEASURE = """parts => {
   return {kind: document.querySelector('#controls .rummy-turn')?.dataset.kind || null,
           taps: taps.length + (pad && inside(pad) ? 1 : 0), outside};
 }"""
+SMALL_PHONE = {"width": 360, "height": 740}
+SHORT_SCROLL = 740 // 4   # #18 point 1: at 360×740 at most one short scroll
+BOTTOM = """parts => Math.max(...parts.flatMap(sel => [...document.querySelectorAll(sel)])
+  .filter(el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
+  .map(el => el.getBoundingClientRect().bottom + scrollY))"""
 SHOWS_VERSION = "v => document.querySelector('#status .version')?.textContent.trim() === v"
 
 
@@ -74,6 +80,7 @@ class Phones:
         self.version = 0
         self.taps = 0
         self.steps: list[dict] = []
+        self.small: dict[str, float] = {}   # per kind of screen: the lowest end of its parts at 360×740
         self.errors: list[str] = []
         self.shot: set[str] = set()
         for page in self.pages:
@@ -97,6 +104,13 @@ class Phones:
         self.steps.append(seen)
         assert not seen["outside"], f"outside the viewport at {seen['kind']}: {seen['outside']}"
         assert seen["taps"] <= MAX_TAPS, seen
+        screen = f"{seen['kind']}{' with a card' if page.locator('#controls .picker .picked').count() else ''}"
+        phone_size = page.viewport_size   # the small phone too
+        page.set_viewport_size(SMALL_PHONE)
+        bottom = page.evaluate(BOTTOM, list(STEP_PARTS))
+        page.set_viewport_size(phone_size)
+        self.small[screen] = max(bottom, self.small.get(screen, 0))
+        assert bottom <= SMALL_PHONE["height"] + SHORT_SCROLL, f"{screen} at 360×740 reaches {bottom:.0f} px"
 
     def on_turn(self):
         player = self.game.awaiting.player
@@ -210,7 +224,8 @@ def report_steps(phones: Phones, name: str) -> None:
     for seen in phones.steps:
         kinds.setdefault(seen["kind"], []).append(seen["taps"])
     print(name, {kind: {"steps": len(taps), "max_taps": max(taps), "median_taps": statistics.median(taps)}
-                 for kind, taps in kinds.items()}, "taps per turn:", turn_taps(phones.game.events))
+                 for kind, taps in kinds.items()}, "taps per turn:", turn_taps(phones.game.events),
+          "at 360×740 the step ends at:", {screen: round(bottom) for screen, bottom in phones.small.items()})
     assert not phones.errors, f"console errors: {phones.errors[:5]}"
 
 

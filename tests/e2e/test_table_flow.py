@@ -1,6 +1,6 @@
 """Three phones at one table: create, join by the scan URL, reorder, start,
 an entry on one phone visible on the others within 1 s, undo, a phone back
-online resyncs, reload keeps the seat."""
+online resyncs, reload keeps the seat; a seat handed to another phone (C10)."""
 from __future__ import annotations
 
 import os
@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_birds_games import Table, normalized, play_event  # noqa: E402
+from test_birds_games import Table, normalized, open_table, play_event, watch_console  # noqa: E402
 
 from engine.randomplay import random_record  # noqa: E402
 from engine.records import new_game  # noqa: E402
@@ -111,3 +111,32 @@ def test_three_phones_play_at_one_table(phone):
     expect(ben.locator("header .who")).to_have_text("Du bist Ben")
     expect(ben.locator("#status .version")).to_have_text("v6")
     shot(ben, "4-after-reload-ben")
+
+
+def test_a_seat_handed_to_another_phone(phone):
+    """#18 point 4 / C10: handing a seat on asks first and names it; the phone that had
+    it says so at once (its sync answers with the table page) and offers to watch."""
+    errors = []
+    anna, ben = open_table(phone, "Gleich und gleich", ["Anna", "Ben"], errors)
+    anna.locator(".seat-move > summary").click()
+    choice = anna.locator('.seat-choice[data-seat="1"]')
+    choice.locator("summary").click()
+    expect(choice).to_contain_text("Den Platz von Ben an ein anderes Handy geben?")
+    choice.get_by_role("button", name="Ja, neuer Link für Ben").click()
+    link = anna.locator("#seat-link a")
+    expect(anna.locator("#seat-link")).to_contain_text("Link für Ben")
+
+    lost = ben.locator(".lost-seat")
+    expect(lost).to_contain_text("Dein Platz ist jetzt auf einem anderen Handy", timeout=10000)   # live, no reload
+    expect(ben.locator("#controls .birds-step")).to_have_count(0)
+    new_phone = phone()
+    watch_console(new_phone, errors)
+    new_phone.goto(link.get_attribute("href"))
+    expect(new_phone.locator("header .who")).to_have_text("Du bist Ben")
+    expect(new_phone.locator("#controls .birds-step")).to_have_count(1)
+
+    lost.get_by_role("button", name="Weiter zuschauen").click()
+    expect(ben.locator("header .who")).to_have_text("Zuschauer")
+    expect(ben.locator(".lost-seat")).to_have_count(0)
+    expect(ben.locator("main")).to_contain_text("Du schaust zu")
+    assert errors == []
