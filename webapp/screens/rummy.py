@@ -237,9 +237,10 @@ class RummyScreen(Screen):
                 "next_game": level_text(around.next_options) if around.next_options is not None else None}
 
     def _step(self, game: GemeinsameSache, state: dict, player: int, picked: str) -> dict:
-        """The step on a seated phone: only the player on turn (anyone at the setup) gets taps."""
+        """The step on a seated phone: only the phone that enters it (the engine's
+        ``entered_by``: the player on turn; anyone at the setup) gets taps."""
         legal = game.legal_choices()
-        step = {"kind": legal["kind"], "mine": legal["kind"] == "setup" or legal.get("player") == player,
+        step = {"kind": legal["kind"], "mine": game.entered_by() in (None, player),
                 "pile": state["draw_pile"]}
         if not step["mine"]:
             return step
