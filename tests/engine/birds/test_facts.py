@@ -207,6 +207,18 @@ def test_setup_discards_need_their_species_in_a_row():
     assert game.state()["discard_pile"] == 2
 
 
+def test_cubirds_setup_discards_need_their_species_in_a_row():
+    """README CuBirds 0 (rules/003 Spielvorbereitung): „Kommt dabei ein Vogel in einer Reihe
+    doppelt vor, lege die doppelte Karte auf den Ablagestapel“ — a flamingo lies in no row."""
+    rows = [["owl", "duck", "parrot"], ["robin", "toucan", "parrot"], ["magpie", "robin", "duck"],
+            ["reed-warbler", "owl", "toucan"]]
+    game = new_game("cubirds", {}, ["Anna", "Ben"])
+    event = {"type": "setup", "dealer": 0, "rows": rows, "collections": ["robin", "owl"]}
+    refused(game, {**event, "setup_discards": ["owl", "flamingo"]}, "setup-discard-species")
+    game.apply({**event, "setup_discards": ["owl", "duck"]})
+    assert game.state()["discard_pile"] == 2
+
+
 def test_the_setup_draft_counts_the_piles_as_they_lie_and_greys_out_gone_cards():
     """rules/003 Spielvorbereitung: rows first, then 8 cards each, then one collection card each."""
     game = new_game("gleich-und-gleich", {"solo": True}, ["Mensch", "RobinBird"])
