@@ -11,6 +11,7 @@
     game.record()                        # the record of the events in force
     game.legal_events(rng)               # every complete legal event (chance steps sampled)
     game.numbers()                       # the numbers of the rules (hand size, …)
+    game.ends_turn(effect)               # did that event end a player's turn?
 
 A card turned up at the table is a chance event that a person enters (OpenSpiel):
 the engine never shuffles or draws by itself.
@@ -244,6 +245,19 @@ class Game(ABC):
     @abstractmethod
     def _event_key(self, event) -> str:
         """See ``event_key``."""
+
+    @abstractmethod
+    def ends_turn(self, effect: dict) -> bool:
+        """Whether the event whose effect (``apply``'s answer) this is ended a player's
+        turn; a game won or over in the middle of a turn ends that turn too."""
+
+    def first_turn(self) -> int | None:
+        """The seat that took the first turn (None before the setup)."""
+        return self._first_turn() if self.events else None
+
+    @abstractmethod
+    def _first_turn(self) -> int:
+        """See ``first_turn``; called once the setup is applied."""
 
     @abstractmethod
     def numbers(self) -> dict:

@@ -27,7 +27,6 @@ from .extensions import db, htmx
 from .models import Table
 from .nights import local
 from .nights_store import GameSummary, entries_in_force
-from .nights_summary import ends_turn
 from .play import around
 from .screens import screen_for, title
 
@@ -113,7 +112,7 @@ def _take(table: Table) -> Replay:
     effects = [entry.effect or {} for entry in entries]
     game = new_game(table.game, table.options, list(table.players))
     return Replay(table.version, [entry.event for entry in entries], effects, entries,
-                  moments(effects), game, 0)
+                  moments(effects, game.ends_turn), game, 0)
 
 
 def _put(table_id: str, replay: Replay) -> None:
@@ -123,8 +122,9 @@ def _put(table_id: str, replay: Replay) -> None:
             _cache.popitem(last=False)
 
 
-def moments(effects: list[dict]) -> list[Moment]:
-    """The big moments, read from the engine's effects, in order."""
+def moments(effects: list[dict], ends_turn) -> list[Moment]:
+    """The big moments, read from the engine's effects, in order (``ends_turn``: the
+    game's ``Game.ends_turn``)."""
     found = []
     for step, effect in enumerate(effects, start=1):
         player, kind = effect.get("player"), effect.get("type")

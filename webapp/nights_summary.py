@@ -12,12 +12,6 @@ from datetime import datetime
 
 from engine import EngineError, Game, game_class
 
-# Effects that end a turn: in the bird games they carry one of these keys
-# (engine/birds/game.py), in Gemeinsame Sache they are of these types.
-TURN_ENDS = ("next_turn", "round_over", "game_over")
-TURN_END_TYPES = ("discard", "end-turn")
-
-
 @dataclass(frozen=True)
 class Summary:
     """One finished game. ``winner_mask`` bit k: the k-th player in turn order
@@ -55,23 +49,16 @@ def variant_key(game: str, options: dict) -> str:
 _MISSING = object()
 
 
-def ends_turn(effect: dict) -> bool:
-    return any(key in effect for key in TURN_ENDS) or effect.get("type") in TURN_END_TYPES
-
-
 def turns_and_rounds(game: Game, effects: list[dict]) -> tuple[int, int | None]:
-    """Player turns played, and rounds (bird games only)."""
-    state = game.state()
-    if "round" in state:
-        return sum(1 for e in effects if ends_turn(e)), state["round"]
-    return state.get("turns", 0), None
+    """Player turns played (the effects that the engine says ended one), and rounds
+    (bird games only)."""
+    return sum(1 for e in effects if game.ends_turn(e)), game.state().get("round")
 
 
 def first_seat(game: Game) -> int:
-    """Who began: the setup's dealer (bird games) or first player (Gemeinsame Sache)."""
-    setup = game.events[0] if game.events else {}
-    seat = setup.get("dealer", setup.get("first_player", 0))
-    return seat if isinstance(seat, int) and 0 <= seat < len(game.players) else 0
+    """Who began (the engine's ``first_turn``; 0 before the setup)."""
+    seat = game.first_turn()
+    return 0 if seat is None else seat
 
 
 def summarize(game: Game, effects: list[dict], started_at: datetime, ended_at: datetime) -> Summary | None:

@@ -32,6 +32,7 @@ above, when RobinBird's turn ended), ``game_over`` (``{"reason", "winners"}``),
 from __future__ import annotations
 
 from operator import attrgetter
+from typing import ClassVar
 
 from .. import register
 from ..errors import IllegalEvent, InvalidRecord, Word
@@ -189,6 +190,15 @@ class BirdGame(Game):
 
     def _event_key(self, event) -> str:
         return events.event_key(self, event)
+
+    TURN_ENDS: ClassVar[tuple[str, ...]] = ("next_turn", "round_over", "game_over")
+
+    def ends_turn(self, effect: dict) -> bool:
+        """A turn ends with the effect that carries ``next_turn``, ``round_over`` or ``game_over``."""
+        return any(key in effect for key in self.TURN_ENDS)
+
+    def _first_turn(self) -> int:
+        return self.events[0]["dealer"]   # rules/000: „Der Geber fängt an“
 
     def numbers(self) -> dict:
         """The numbers of the rules with these options (the species table: ``catalogue()``)."""

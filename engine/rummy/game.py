@@ -183,6 +183,13 @@ class GemeinsameSache(Game):
         won_by_lay = self._status == "won" and self.events[-1]["type"] in ("complete", "lay-off")
         return self._turns + won_by_lay
 
+    def ends_turn(self, effect: dict) -> bool:
+        """A discard or an end-turn ends a turn, and so does a lay that wins the game."""
+        return effect.get("type") in ("discard", "end-turn") or effect.get("status") == "won"
+
+    def _first_turn(self) -> int:
+        return self.events[0]["first_player"]
+
     def cards_left(self) -> int:
         """Cards not yet in a finished figure: both hands and the open starts."""
         return sum(self._hands) + sum(len(s.cards) for s in self._starts.values())

@@ -55,3 +55,27 @@ def test_bots_and_who_enters_their_steps():
         seen.add((awaiting.kind, game.entered_by()))
         game.apply(event)
     assert ("robin-draw", None) in seen and ("play", 0) in seen and ("setup", None) in seen
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_turn_passes_only_with_an_effect_that_ends_a_turn_and_the_setup_names_who_began(name):
+    """rules/000 Vorbereitung: „Der Geber fängt an“; rules/004 Vorbereitung: „Wer jünger ist,
+    fängt an“ (entered with the setup). A turn passes to another seat only by an event the
+    engine says ended one; the last one ends the game's last turn unless the team lost."""
+    for seed in range(3):
+        record = random_record(name, {}, None, seed)
+        game = new_game(name, record["options"], record["players"])
+        assert game.first_turn() is None
+        ended = 0
+        for index, event in enumerate(record["events"]):
+            before = game.state()["turn"]
+            effect = game.apply(event)
+            if index == 0:
+                assert game.first_turn() == game.state()["turn"] is not None
+            after = game.state()["turn"]
+            if index and before != after and after is not None:
+                assert game.ends_turn(effect), (index, effect)
+            ended += game.ends_turn(effect)
+        assert ended > 0 and game.ends_turn(effect) == (game.outcome().won or "game_over" in effect)
+        if hasattr(game, "turns_played"):
+            assert ended == game.turns_played()

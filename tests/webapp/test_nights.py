@@ -162,10 +162,13 @@ def test_replay_moments_are_read_from_the_effects():
                {"type": "no-flock", "player": 0, "round_over": {"emptied_by": 0}},
                {"type": "deal", "player": 0},
                {"type": "no-flock", "player": 0, "game_over": {"reason": "two-triples"}}]
-    kinds = [(m.step, m.kind) for m in nights_replay.moments(effects)]
+    birds = new_game("gleich-und-gleich", {}, ["Anna", "Ben"])
+    kinds = [(m.step, m.kind) for m in nights_replay.moments(effects, birds.ends_turn)]
     assert kinds == [(2, "capture"), (3, "flock"), (4, "round"), (4, "last-turn")]
+    rummy = new_game("gemeinsame-sache", {}, ["Anna", "Ben"])
     pickups = nights_replay.moments([{"type": "setup"}, {"type": "draw", "from": "discard", "player": 1},
-                                     {"type": "discard", "player": 1}, {"type": "discard", "player": 0}])
+                                     {"type": "discard", "player": 1}, {"type": "discard", "player": 0}],
+                                    rummy.ends_turn)
     assert [(m.step, m.kind) for m in pickups] == [(2, "pickup"), (3, "last-turn")]
 
 
