@@ -76,6 +76,10 @@ class Game(ABC):
     max_players: ClassVar[int]
     #: ``legal_choices()`` once the game is over, the same for every game
     OVER_CHOICES: ClassVar[dict] = {"kind": None, "player": None, "over": True}
+    #: the players win or lose together (``Outcome.won``; the winners are all or none)
+    cooperative: ClassVar[bool] = False
+    #: every ``Outcome.reason`` of the game, in the order to show them
+    outcome_reasons: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, options: dict | None = None, players: list[str] | None = None):
         options = {} if options is None else options

@@ -88,7 +88,7 @@ class NightGame:
 
     @property
     def cooperative(self) -> bool:
-        return self.table.game == "gemeinsame-sache"
+        return game_class(self.table.game).cooperative
 
     @property
     def reason(self) -> str:

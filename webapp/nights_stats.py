@@ -22,6 +22,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
+from engine import game_class
 from engine.rummy.rules import LEVELS
 
 from .extensions import db
@@ -39,9 +40,6 @@ PREFERRED_BOT = "strong"
 SHORT_REASONS = {"distinct-species": _l("verschiedene Arten"), "two-triples": _l("zwei Drillinge"),
                  "most-birds": _l("meiste Vögel"), "all-laid": _l("alles ausgelegt"), "clock": _l("Uhr abgelaufen"),
                  "gave-up": _l("aufgegeben")}   # a chart's labels: short enough for a phone
-REASONS = {"gleich-und-gleich": ("distinct-species", "two-triples", "most-birds"),
-           "cubirds": ("distinct-species", "two-triples", "most-birds"),
-           GS: ("all-laid", "clock", "gave-up")}
 
 
 def simulated() -> dict:
@@ -202,7 +200,7 @@ def _series(group: Group, real, sim) -> tuple:
 
 def bird_charts(group: Group) -> dict:
     language = str(get_locale())
-    reasons = REASONS.get(group.game, tuple(group.endings))
+    reasons = game_class(group.game).outcome_reasons
     sim = group.sim or {}
     endings = chart(_("Wie die Spiele enden"), tuple(str(SHORT_REASONS.get(r, r)) for r in reasons),
                     _series(group, (group.ending_rate(r) for r in reasons),

@@ -192,6 +192,7 @@ class BirdGame(Game):
         return events.event_key(self, event)
 
     TURN_ENDS: ClassVar[tuple[str, ...]] = ("next_turn", "round_over", "game_over")
+    outcome_reasons = ("distinct-species", "two-triples", "most-birds")
 
     def ends_turn(self, effect: dict) -> bool:
         """A turn ends with the effect that carries ``next_turn``, ``round_over`` or ``game_over``."""

@@ -38,6 +38,8 @@ class GemeinsameSache(Game):
     name = "gemeinsame-sache"
     min_players = 2
     max_players = 2
+    cooperative = True
+    outcome_reasons = ("all-laid", "clock", "gave-up")
 
     def __init__(self, options: dict | None = None, players: list[str] | None = None):
         super().__init__(options, players)

@@ -79,3 +79,20 @@ def test_the_turn_passes_only_with_an_effect_that_ends_a_turn_and_the_setup_name
         assert ended > 0 and game.ends_turn(effect) == (game.outcome().won or "game_over" in effect)
         if hasattr(game, "turns_played"):
             assert ended == game.turns_played()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_outcomes_use_the_games_reasons_and_a_cooperative_team_wins_or_loses_together(name):
+    """rules/004: „Ihr spielt als Team gegen den Ziehstapel und gewinnt oder verliert gemeinsam.“"""
+    cls = GAMES[name]
+    seen = set()
+    for seed in range(6):
+        record = random_record(name, {}, None, seed)
+        outcome = replay(record).outcome()
+        seen.add(outcome.reason)
+        players = len(record["players"])
+        if cls.cooperative:
+            assert outcome.winners == (tuple(range(players)) if outcome.won else ())
+        else:
+            assert outcome.won and outcome.winners
+    assert seen <= set(cls.outcome_reasons) and len(set(cls.outcome_reasons)) == len(cls.outcome_reasons)
