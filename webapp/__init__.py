@@ -62,7 +62,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI=_database_url(instance),
         LAN_URL=None,  # the run command's first LAN start URL (C9)
         RATELIMIT_ENABLED=True,
+        # One process counts in memory; several share a storage (KT_RATELIMIT_STORAGE_URI,
+        # e.g. redis://127.0.0.1:6379; the run command picks it for several workers). If
+        # that storage fails, each process counts in memory until it is back (logged).
         RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
         BABEL_DEFAULT_LOCALE="de",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         WTF_CSRF_TIME_LIMIT=None,

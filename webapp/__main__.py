@@ -3,8 +3,9 @@
 Brings the database up to date (``flask db upgrade``), prints the LAN URL(s)
 and a QR code of the start page, then replaces itself with gunicorn (several
 workers, threads each; the app keeps no state in a process). The workers get
-the first LAN URL as ``KT_LAN_URL`` (none when there is no LAN address) and
-``KT_SYNC_HOLDS`` from the threads.
+the first LAN URL as ``KT_LAN_URL`` (none when there is no LAN address),
+``KT_SYNC_HOLDS`` from the threads, and, with several workers, a shared storage of
+the rate limits (``KT_RATELIMIT_STORAGE_URI``; see ``_share_limits``).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 from . import ROOT, _database_url
+from .extensions import shared_limits_storage
 from .hosting import banner, gunicorn_command, serving, start_urls, sync_holds
 
 
@@ -62,6 +64,19 @@ def upgrade_database() -> None:
     subprocess.run([sys.executable, "-m", "flask", "--app", "webapp", "db", "upgrade"], cwd=ROOT, check=True)
 
 
+def _share_limits() -> str:
+    """Several workers count the rate limits in one storage: KT_RATELIMIT_STORAGE_URI, else
+    a Redis on this machine; without one, each worker counts for itself (said so)."""
+    if os.environ.get("KT_RATELIMIT_STORAGE_URI", "memory://") != "memory://":
+        return f"Ratenlimits: gemeinsam gezählt in {os.environ['KT_RATELIMIT_STORAGE_URI']}"
+    storage = shared_limits_storage()
+    if storage is None:
+        return ("Achtung: kein Redis unter 127.0.0.1:6379 – jeder Prozess zählt die Ratenlimits für sich "
+                "(KT_RATELIMIT_STORAGE_URI=redis://… setzen, oder --workers 1).")
+    os.environ["KT_RATELIMIT_STORAGE_URI"] = storage
+    return f"Ratenlimits: gemeinsam gezählt in {storage}"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -81,6 +96,8 @@ def main(argv: list[str] | None = None) -> None:
     else:
         os.environ.pop("KT_LAN_URL", None)
     os.environ.setdefault("KT_SYNC_HOLDS", sync_holds(args.threads))
+    if args.workers > 1:
+        print(_share_limits(), flush=True)
     os.execv(sys.executable, _gunicorn_argv(args))
 
 
