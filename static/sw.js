@@ -32,7 +32,7 @@ self.addEventListener("activate", function (event) {
 self.addEventListener("fetch", function (event) {
   const url = new URL(event.request.url);
   const isStatic = event.request.method === "GET" && url.origin === self.location.origin &&
-    ASSETS.indexOf(url.pathname + url.search) !== -1;  // the exact URLs the pages load (?v=<hash>)
+    ASSETS.indexOf(url.pathname + url.search) !== -1;  // the exact URLs the pages load (hashed names)
   if (!isStatic) return;  // network only: the browser fetches it as if there were no worker
   event.respondWith(
     caches.open(CACHE).then(function (cache) {

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from filelock import FileLock
 from flask import Flask, request
 
-from .extensions import LANGUAGE_COOKIE, LANGUAGES, babel, csrf, db, htmx, limiter, migrate, select_locale
+from .extensions import LANGUAGE_COOKIE, LANGUAGES, babel, compress, csrf, db, htmx, limiter, migrate, select_locale
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = ROOT / "migrations"
@@ -84,6 +84,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         SYNC_HOLD_SECONDS=20,
         SYNC_WATCH_INTERVAL=0.05,
         SYNC_WATCH_LISTENING_INTERVAL=1.0,
+        # Flask-Compress: pages, regions and JSON of 500 bytes or more, brotli or gzip as the phone accepts.
+        COMPRESS_ALGORITHM=["br", "gzip"],
     )
     app.config.from_prefixed_env("KT")
     if test_config:
@@ -101,9 +103,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     babel.init_app(app, locale_selector=select_locale)
     _init_limiter(app)
     htmx.init_app(app)
+    compress.init_app(app)
 
-    from . import (api, compression, errors, nights, nights_replay, nights_stats, play, pwa, rulebook, seats,
-                   security, sync, tables)
+    from . import (api, errors, nights, nights_replay, nights_stats, play, pwa, rulebook, seats, security,
+                   static_files, sync, tables)
 
     app.session_interface = seats.SessionInterface()
 
@@ -119,8 +122,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.register(app)
     play.init_app(app)
     security.init_app(app)
-    compression.init_app(app)
     sync.init_app(app)
+    static_files.init_app(app)  # outermost: a static file never reaches Flask
 
     @app.after_request
     def remember_language(response):

@@ -2,6 +2,7 @@
 import redis
 from flask import request
 from flask_babel import Babel
+from flask_compress import Compress
 from flask_htmx import HTMX
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -33,6 +34,7 @@ csrf = CSRFProtect()
 babel = Babel()
 limiter = Limiter(key_func=get_remote_address)  # its storage: RATELIMIT_STORAGE_URI (create_app)
 htmx = HTMX()
+compress = Compress()
 
 
 def shared_limits_storage() -> str | None:

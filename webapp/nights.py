@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, redirect, render_template, session, url_for
 from flask_babel import format_date
@@ -30,7 +30,7 @@ from .screens.rummy import level_text
 bp = Blueprint("nights", __name__)
 
 NIGHT_FORMAT = "kartentisch-night/1"
-BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
+BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html"
 BGG_IDS = {"cubirds": 245476}   # the house games go to BG Stats as named custom games
 BGSTATS_NAMES = {"cubirds": "CuBirds", "gleich-und-gleich": "Gleich und gleich",
                  "gemeinsame-sache": "Gemeinsame Sache"}
@@ -238,7 +238,8 @@ def bgstats_url(game: NightGame) -> str:
         data["board"] = game.variant
     if game.minutes > 0:
         data["durationMin"] = game.minutes
-    return BGSTATS_URL + quote(json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")
+    query = urlencode({"data": json.dumps(data, ensure_ascii=False, separators=(",", ":"))}, quote_via=quote)
+    return f"{BGSTATS_URL}?{query}"
 
 
 # --- import ---------------------------------------------------------------------------
