@@ -5,6 +5,8 @@ import io
 import json
 import re
 
+from flask import url_for
+
 from webapp import play, store
 from webapp.extensions import db
 
@@ -303,9 +305,10 @@ def test_the_lobby_counts_seats_in_words(app, client):
     assert "2 bis 5 Plätze" in client.get(f"/t/{create_by_form(client)}").text
 
 
-def test_the_lobby_links_the_games_stylesheet(client):
+def test_the_lobby_links_the_games_stylesheet(app, client):
     lobby = client.get(f"/t/{create_by_form(client, game='gemeinsame-sache')}").text
-    assert "rummy.css" in lobby
+    with app.test_request_context():
+        assert f'href="{url_for("static", filename="rummy.css")}"' in lobby
 
 
 def test_no_version_number_on_screen(app, client):
