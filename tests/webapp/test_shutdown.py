@@ -57,21 +57,32 @@ def test_a_group_sigterm_answers_every_held_poll_and_stops_the_server(tmp_path, 
         async def scenario() -> tuple[list, float]:
             polls = await hold_polls(port, path, HELD_POLLS)
             await asyncio.sleep(3)  # every poll arrived and is held (holds last 20 s)
-            assert not any(p.done() for p in polls), "polls were answered before the signal"
+            early = [p.result() if not p.exception() else p.exception() for p in polls if p.done()]
+            assert early == [], f"{len(early)} polls were answered before the signal: {early[:3]}"
+            started = time.monotonic()
             for _ in range(signals):
                 os.killpg(server.pid, signal.SIGTERM)
                 await asyncio.sleep(0.2)
-            started = time.monotonic()
-            answers = await asyncio.wait_for(asyncio.gather(*polls, return_exceptions=True), STOPPED_WITHIN)
+            try:
+                answers = await asyncio.wait_for(asyncio.gather(*polls, return_exceptions=True), STOPPED_WITHIN)
+            except TimeoutError:
+                pytest.fail(f"held polls unanswered {STOPPED_WITHIN} s after the signal: {server_log(tmp_path)}")
             return answers, time.monotonic() - started
 
         answers, seconds = asyncio.run(scenario())
         assert [a for a in answers if not (isinstance(a, bytes) and a.startswith(b"HTTP/1.1 204"))] == [], answers[:3]
-        server.wait(timeout=STOPPED_WITHIN)
+        try:
+            server.wait(timeout=STOPPED_WITHIN)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the server did not stop: {server_log(tmp_path)}")
         print(f"\n{HELD_POLLS} held polls answered in {seconds:.2f} s after {signals} group SIGTERM(s)")
     finally:
-        if server.poll() is None:
+        if server.poll() is None:  # the test failed: its report shows the server's log (captured output)
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
-            pytest.fail("the server did not stop: " + (tmp_path / "gunicorn.log").read_text()[-2000:])
+            print(server_log(tmp_path))
         log.close()
+
+
+def server_log(tmp_path) -> str:
+    return (tmp_path / "gunicorn.log").read_text()[-3000:]
