@@ -31,12 +31,16 @@ def add_commands(sub) -> None:
 
     p = sub.add_parser("sweep", help="every balance figure: engine/lab/data/simulated.json, docs/balance/*.svg")
     p.add_argument("--games", type=int, default=10000, help="games per bird configuration (greedy bots)")
-    p.add_argument("--strong-games", type=int, default=500, help="games per bird configuration with strong bots")
+    p.add_argument("--strong-games", type=int, default=100, help="games per bird configuration with strong bots")
+    p.add_argument("--tournament-games", type=int, default=240, help="games per tournament (greedy against strong)")
     p.add_argument("--rummy-games", type=int, default=2000, help="games per Gemeinsame Sache team and pile size")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--processes", type=int, default=None)
     p.add_argument("--quick", action="store_true", help="tiny sizes, one process, nothing written (for tests)")
-    p.add_argument("--only", default="", help="comma-separated parts: birds, solo, recommend, rummy")
+    p.add_argument("--only", default="", help="comma-separated parts: birds, tournament, solo, rummy, variants, "
+                                              "recommend, strong (default: all, in this order)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the figures of the data file made with the same size and seed (they would come out the same)")
     p.set_defaults(func=sweep_main)
 
 

@@ -139,6 +139,18 @@ def tables(figures: dict) -> str:
             out.append(_bird_row(e))
         out += ["", "Each row: `" + birds[0]["command"].replace(f"--game {birds[0]['game']}", "--game G")
                 .replace(f"--players {birds[0]['players']}", "--players P") + "` (bot and options as in the row)."]
+    matches = figures.get("tournaments", [])
+    if matches:
+        out += ["", "### Tournaments: which bot wins (seats rotated)", "",
+                "| game | players | games | bot | seats played | win rate (95 % interval) | CPU ms per turn |",
+                "|---|---:|---:|---|---:|---|---:|"]
+        for e in sorted(matches, key=lambda e: (LABELS[e["game"]], e["players"], len(e["compared"]))):
+            for k, row in enumerate(e["bots"]):
+                head = f"| {LABELS[e['game']]} | {e['players']} | {e['games']} " if not k else "| | | "
+                out.append(f"{head}| {row['bot']} | {row['games']} | {_pct(row['win_rate'], row['ci95'])} "
+                           f"| {row['ms_per_turn']:.2f} |")
+        out += ["", "Each: `" + matches[0]["command"].replace(f"--game {matches[0]['game']}", "--game G")
+                .replace(f"--players {matches[0]['players']}", "--players P") + "` (bots as in the table)."]
     rec = figures.get("recommended", [])
     if rec:
         out += ["", "### Recommendation: other flock sizes (lab only)", "",
@@ -175,6 +187,19 @@ def tables(figures: dict) -> str:
         for part, t in timing.items():
             out.append(f"| {part} | {t['seconds']:.0f} s | {t['cpu_seconds']:.0f} s | "
                        f"{t['load_before']} → {t['load_after']} | {t['processes'] or 'one per core'} |")
+        out += ["", "CPU time of every figure in the data file, as each run measured it (a figure kept by "
+                "`--resume` counts with the time it took when it was made):", "",
+                "| part | figures | CPU |", "|---|---:|---:|"]
+        for part, key in (("bird games, greedy", "birds"), ("tournaments", "tournaments"), ("solo", "solo"),
+                          ("recommendation", "recommended")):
+            entries = figures.get(key, [])
+            if key == "birds":
+                for bot in ("greedy", "strong"):
+                    chosen = [e for e in entries if e["bot"] == bot]
+                    out.append(f"| bird games, {bot} | {len(chosen)} | "
+                               f"{sum(e.get('cpu_seconds', 0) for e in chosen):.0f} s |")
+            elif entries:
+                out.append(f"| {part} | {len(entries)} | {sum(e.get('cpu_seconds', 0) for e in entries):.0f} s |")
     return "\n".join(out) + "\n"
 
 

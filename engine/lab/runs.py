@@ -78,7 +78,8 @@ def tournament(game: str, players: int, bots: list[str], games: int, seed: int, 
     rows = [{"bot": bot, "games": seats[bot], "wins": wins[bot], "win_rate": rate(wins[bot], seats[bot])["rate"],
              "ci95": rate(wins[bot], seats[bot])["ci95"],
              "ms_per_turn": round(1000 * think[bot] / turns[bot], 3) if turns[bot] else None} for bot in bots]
-    return {"game": game, "players": players, "options": options_minus_defaults(game, options), "bots": rows,
+    return {"game": game, "players": players, "options": options_minus_defaults(game, options), "compared": bots,
+            "bots": rows,
             "games": games, "seed": seed, **timing,
             "command": f"python -m engine tournament --game {game} --players {players} --bots {','.join(bots)} "
                        f"--games {games} --seed {seed}" + _options_arg(options)}
