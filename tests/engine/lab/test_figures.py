@@ -72,3 +72,16 @@ def test_bad_arguments_are_refused_clearly():
         result = run(*args, "--quick")
         assert result.returncode == 2 and result.stderr.startswith("invalid arguments:"), (args, result.stderr)
         assert "Traceback" not in result.stderr
+
+
+def test_resume_recognises_every_kind_of_figure():
+    """``sweep --resume`` skips a figure by what it will be a figure of: the
+    stub of each part's first job names the entry that job makes."""
+    from engine.lab.sweep import PART_RUNNERS, _identity
+
+    sizes = {"games": 1, "strong_games": 1, "rummy_games": 1, "tournament_games": 1}
+    for part, runner in PART_RUNNERS.items():
+        stub, make = next(iter(runner(sizes, 3, 1)))
+        entry, = make()
+        assert _identity(entry) == _identity(stub), part
+        assert (entry["games"], entry["seed"]) == (stub["games"], stub["seed"]) == (1, 3), part
