@@ -131,9 +131,10 @@ class Sync:
         if query.get("rev") == str(revision):
             if query.get("hold") != "1" or not self.watch.wait(table_id, revision, self._hold_seconds):
                 return NOTHING_NEW
+            revision += 1  # the watch saw it move on
         if query.get("phase") == NIGHT:
             return None  # a night page's regions: drawn by the play.sync view
-        facts = self.facts(table_id)
+        facts = self.facts(table_id, revision)
         if facts is None:
             return None
         own = token_hash(token) if token else None
@@ -150,13 +151,13 @@ class Sync:
             headers.append(("Content-Encoding", "gzip"))
         return Answer("200 OK", headers + [("Content-Length", str(len(body)))], body)
 
-    def facts(self, table_id: str) -> Facts | None:
-        """The table's facts at its current revision, read once per revision."""
-        revision = self.current_revision(table_id)
+    def facts(self, table_id: str, revision: int) -> Facts | None:
+        """The table's facts at ``revision`` or later, read once per revision (the phones
+        woken by one change share them, without asking the database again)."""
         with self._stripes[hash(table_id) % len(self._stripes)]:
             with self._lock:
                 known = self._facts.get(table_id)
-            if known is not None and known.revision == revision:
+            if known is not None and known.revision >= revision:
                 return known
             with self.app.app_context():
                 try:
