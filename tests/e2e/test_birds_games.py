@@ -5,8 +5,9 @@ taps it in on the phone whose step it is. At every screen of every step it check
 #18 point 1 — the question, all of its taps and the part of the table they refer
 to inside the 412×839 viewport (with a line kept free for "Warum?"), and at 360×740
 at most one short scroll — and counts the buttons (a pad counts as one control) and
-the taps of each turn. At the end every phone shows exactly the engine's replay,
-and no phone logged a console error. Each game also has a refused entry in the setup
+the taps of each turn; once per kind of screen, at both sizes, no word breaks inside
+(only at spaces, hyphens and soft hyphens) and the pads' names stay readable. At the
+end every phone shows exactly the engine's replay, and no phone logged a console error. Each game also has a refused entry in the setup
 wizard and two undos in a row, each confirmation naming the entry in force.
 
 ``KT_BIRDS_FIGURES=<file>`` writes the figures per kind of screen as JSON lines
@@ -52,6 +53,29 @@ MEASURE = """() => {
           bottom: Math.max(...parts.map(e => e.getBoundingClientRect().bottom)),
           height: innerHeight, table: table.length};
 }"""
+
+# #18 point 8: words on the page break only at a space, a hyphen or a soft hyphen (a
+# character's own box is the last of its range's boxes: a soft hyphen's rendered "-"
+# can join the next one's), and the pads' names stay readable
+WORDS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    for (const word of node.textContent.matchAll(/[^\\s\\u00ad-]{2,}/g)) {
+      const tops = new Set();
+      for (let i = word.index; i < word.index + word[0].length; i++) {
+        const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+        const boxes = [...range.getClientRects()].filter(r => r.width > 0);
+        if (boxes.length) tops.add(Math.round(boxes[boxes.length - 1].top));
+      }
+      if (tops.size > 1) broken.push(word[0]);
+    }
+  }
+  const names = [...document.querySelectorAll('.fit-text')].filter(e => e.getBoundingClientRect().width > 0)
+    .map(e => parseFloat(getComputedStyle(e).fontSize));
+  return {broken, smallest: Math.min(...names)};
+}"""
+SMALLEST_NAME_PX = 9
 
 
 # --- the record, in the order the screens produce cards ------------------------------
@@ -132,17 +156,28 @@ class Table:
             self.problems.append(f"{screen}: taps and table reach {seen['bottom']:.0f} px of {seen['height']}")
         if seen["controls"] > MOST_CONTROLS:
             self.problems.append(f"{screen}: {seen['controls']} controls on screen")
-        if figures["screens"] == 1:   # once per kind of screen: the small phone too
-            page.set_viewport_size(SMALL_PHONE)
-            small = page.evaluate(MEASURE)
-            page.set_viewport_size(PHONE)
-            figures["small_bottom"] = round(small["bottom"])
-            if small["bottom"] > SMALL_PHONE["height"] + SHORT_SCROLL:
-                figures["fits_small"] = False
-                self.problems.append(f"{screen} at 360×740: reaches {small['bottom']:.0f} px")
+        first = figures["screens"] == 1   # the words once per kind of screen, at both sizes
+        if first:
+            self.words(page, screen)
+        page.set_viewport_size(SMALL_PHONE)
+        small = page.evaluate(MEASURE)
+        if first:
+            self.words(page, screen + " at 360×740")
+        page.set_viewport_size(PHONE)
+        figures["small_bottom"] = max(figures["small_bottom"], round(small["bottom"]))
+        if small["bottom"] > SMALL_PHONE["height"] + SHORT_SCROLL:
+            figures["fits_small"] = False
+            self.problems.append(f"{screen} at 360×740: reaches {small['bottom']:.0f} px")
         if screen not in SHOT:
             SHOT.add(screen)
             shoot(page, "birds-" + SHOT_NAMES.get(screen, screen), dark=True)
+
+    def words(self, page, screen: str) -> None:
+        seen = page.evaluate(WORDS)
+        if seen["broken"]:
+            self.problems.append(f"{screen}: words broken inside: {seen['broken']}")
+        if seen["smallest"] < SMALLEST_NAME_PX:
+            self.problems.append(f"{screen}: a name in {seen['smallest']:.1f} px letters")
 
     def tap(self, page, value: str, screen: str | None = None, scope: str = "#controls") -> None:
         """Tap the button choosing ``value`` and wait until the controls were redrawn."""

@@ -5,8 +5,8 @@ The simulated record says what to tap; the phones must end where the engine's
 replay of that record ends, and the other phone sees every entry. At every step the
 phone on turn shows the question, all its taps and the part of the table they are
 about inside the viewport (#18 point 1), at most MAX_TAPS taps at once (the card pad
-counts as one), and at 360×740 they end within one short scroll; no phone logs a
-console error.
+counts as one), and at 360×740 they end within one short scroll, the pad's keys still
+24 px; no phone logs a console error.
 """
 from __future__ import annotations
 
@@ -47,6 +47,9 @@ SHORT_SCROLL = 740 // 4   # #18 point 1: at 360×740 at most one short scroll
 BOTTOM = """parts => Math.max(...parts.flatMap(sel => [...document.querySelectorAll(sel)])
   .filter(el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
   .map(el => el.getBoundingClientRect().bottom + scrollY))"""
+PAD_KEY_MIN_PX = 24   # WCAG 2.5.8 (AA), as tests/e2e/test_a11y_pages.py grants the deck's 13 keys across
+PAD_KEYS = """() => Math.min(...[...document.querySelectorAll('#controls .picker button')]
+  .map(el => { const r = el.getBoundingClientRect(); return Math.min(r.width, r.height); }))"""
 SHOWS_VERSION = "v => document.querySelector('#status .version')?.textContent.trim() === v"
 
 
@@ -108,7 +111,9 @@ class Phones:
         phone_size = page.viewport_size   # the small phone too
         page.set_viewport_size(SMALL_PHONE)
         bottom = page.evaluate(BOTTOM, list(STEP_PARTS))
+        keys = page.evaluate(PAD_KEYS)
         page.set_viewport_size(phone_size)
+        assert keys >= PAD_KEY_MIN_PX, f"{screen} at 360×740: pad keys of {keys:.1f} px"
         self.small[screen] = max(bottom, self.small.get(screen, 0))
         assert bottom <= SMALL_PHONE["height"] + SHORT_SCROLL, f"{screen} at 360×740 reaches {bottom:.0f} px"
 

@@ -463,3 +463,13 @@ def test_a_handicap_of_nought_leaves_the_option_unset_and_a_bad_one_is_refused(c
     refused = client.post("/tables", data={"game": "cubirds", "name": "Anna", "option-solo": "1",
                                            "option-robin_handicap": "9"})
     assert refused.status_code == 422 and "robin_handicap" in text(refused)
+
+
+def test_long_bird_names_break_only_where_words_do():
+    """#18 point 8: a pad's narrow tap breaks a name only at a hyphenation point of its
+    language (soft hyphens) or a space, and sizes it by its longer line."""
+    from webapp.screens.birds.words import SOFT_HYPHEN, name_lines
+    assert name_lines("Teichrohrsänger", "de") == (SOFT_HYPHEN.join(["Teich", "rohr", "sän", "ger"]), 10)  # Teichrohr-
+    assert name_lines("Rotkehlchen", "de") == (SOFT_HYPHEN.join(["Rot", "kehl", "chen"]), 8)              # Rotkehl-
+    assert name_lines("Reed warbler", "en")[1] == 7                                                      # warbler
+    assert name_lines("Flamingo", "de") == ("Flamingo", 8)                                                # short: whole

@@ -16,7 +16,7 @@ from ..generic import OptionField, Perspective, Screen
 from .steps import Steps
 from .table import Cards, table_view
 from .taps import Selection, Tap
-from .words import Words, event_text, reason_text, step_label
+from .words import Words, event_text, reason_text, species_lines, step_label
 
 SOLO = OptionField("solo", _l("Solo gegen RobinBird"))
 HANDICAP = OptionField("robin_handicap", _l("Solo: Vorsprung für RobinBird (Karten in ihrer Sammlung)"),
@@ -36,6 +36,7 @@ class BirdScreen(Screen):
             if seat is not None and game.awaiting is not None else None
         view["undo"] = self.undo(game, selection) if seat is not None and game.events else None
         view["selection_error"] = selection.error
+        view["names"] = {species: species_lines(species) for species in cards.index}   # for the pads' narrow taps
         return {"birds": view}
 
     @staticmethod

@@ -4,6 +4,10 @@ the log sentences (from the engine's effects) and what an undo takes back.
 German is the message id (Flask-Babel); the engine gives codes and cards, never prose."""
 from __future__ import annotations
 
+import functools
+
+import pyphen
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_babel import lazy_gettext as _l
@@ -15,6 +19,8 @@ BIRDS = {"flamingo": _l("Flamingo"), "owl": _l("Eule"), "toucan": _l("Tukan"), "
          "robin": _l("Rotkehlchen")}
 RANK_LETTERS = {"J": _l("B"), "Q": _l("D"), "K": _l("K")}   # as on German cards (the rule text: B, D, K)
 FACES = {"J": _l("Bube"), "Q": _l("Dame"), "K": _l("König")}
+SOFT_HYPHEN = "\u00ad"
+ONE_LINE = 8   # a name this short stays on one line
 REASONS = {
     "distinct-species": _l("genug verschiedene Arten gesammelt"),
     "two-triples": _l("zwei Arten mit je drei Vögeln gesammelt"),
@@ -51,6 +57,30 @@ def species_label(species: str) -> str:
     if species in FACES:
         return str(FACES[species])
     return card_label(species)
+
+
+def species_lines(species: str) -> tuple[str, int]:
+    """A species' name for a narrow box, in this request's language (``name_lines``)."""
+    return name_lines(species_label(species), str(get_locale()))
+
+
+@functools.lru_cache(maxsize=64)
+def name_lines(name: str, language: str) -> tuple[str, int]:
+    """A name that may take two lines, broken only where words break: soft hyphens
+    where the language's hyphenation dictionary allows (pyphen), and its spaces; and
+    the length of its longer line broken at the best of them (the box sizes its
+    letters by it). Short names stay whole."""
+    if len(name) <= ONE_LINE:
+        return name, len(name)
+    dictionary = _dictionary(language)
+    lengths = [max(at + 1, len(name) - at) for at in dictionary.positions(name)]
+    lengths += [max(at, len(name) - at - 1) for at, letter in enumerate(name) if letter == " "]
+    return dictionary.inserted(name, hyphen=SOFT_HYPHEN), min(lengths, default=len(name))
+
+
+@functools.cache
+def _dictionary(language: str) -> pyphen.Pyphen:
+    return pyphen.Pyphen(lang=language)
 
 
 def cards_text(cards) -> str:
