@@ -21,9 +21,8 @@ from engine import EngineError, game_class, replay
 
 from . import seats, store
 from .errors import Refusal
-from .extensions import db
 from .models import Table
-from .nights_store import GameSummary, delete_night, holds_seat, night_ids, night_tables
+from .nights_store import GameSummary, holds_seat, night_ids, night_tables
 from .screens import screen_for, title
 from .screens.rummy import level_text
 
@@ -254,10 +253,7 @@ def import_night(data: dict) -> Response:
     records = _night_records(data)
     previous = None
     for record in records:
-        table, _seat, token = store.import_table(record)
-        if previous is not None:
-            table.previous_id = previous
-            db.session.commit()
+        table, _seat, token = store.import_table(record, previous_id=previous)
         seats.remember(table.id, token)
         previous = table.id
     return redirect(url_for("nights.night_page", table_id=previous), 303)
@@ -295,7 +291,7 @@ def confirm_delete(table_id: str):
 @bp.post("/t/<table_id>/abend/loeschen")
 def delete(table_id: str):
     night = _deletable(table_id)
-    deleted = delete_night(night.ids)
+    deleted = store.delete_tables(night.ids)
     kept = {k: v for k, v in session.get("seats", {}).items() if k not in night.ids}
     session["seats"] = kept
     return render_template("nights/deleted.html", games=deleted)

@@ -115,9 +115,3 @@ def holds_seat(ids: list[str], tokens: dict[str, str]) -> bool:
     return db.session.execute(sa.select(sa.func.count()).select_from(Seat).where(
         Seat.table_id.in_(ids), Seat.token_hash.in_(hashes))).scalar() > 0
 
-
-def delete_night(ids: list[str]) -> int:
-    """Delete the night's tables; their seats, entries and summaries go with them."""
-    deleted = db.session.execute(sa.delete(Table).where(Table.id.in_(ids))).rowcount
-    db.session.commit()
-    return deleted

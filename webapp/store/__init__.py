@@ -3,7 +3,7 @@
 * ``cache``: the replayed games (one per table, per process) and ``game_at``;
 * ``reads``: looking up tables, seats, the log, a table's history;
 * ``checks``: the checks of input (names, versions, keys, sizes);
-* ``writing``: the one way to change a table (lock, refuse and roll back, commit);
+* ``writing``: the one way to change a table (lock, refuse and roll back, commit), and to delete one;
 * ``lobby``: creating, importing and joining tables, the seats, the start, the rematch;
 * ``events``: the append protocol of entries and undos.
 
@@ -18,10 +18,11 @@ from .reads import (
     REVISION_OF_TABLE, bot_names, get_table, history, human_seat_range, is_table_id, log_rows, next_game,
     record, seat_by_token, seat_of_token, state_answer, table_by_code,
 )
+from .writing import delete_tables
 
 __all__ = [
     "EVENTS_MAX", "KEY_MAX", "NAME_MAX", "REVISION_OF_TABLE", "Loaded", "bot_names", "clean_name", "clear_cache",
-    "create_table", "game_at", "get_table", "history", "human_seat_range", "import_table", "is_table_id", "join",
+    "create_table", "delete_tables", "game_at", "get_table", "history", "human_seat_range", "import_table", "is_table_id", "join",
     "log_rows", "move_seat", "new_seat_token", "next_game", "record", "rematch", "remove_seat", "seat_by_token",
     "seat_of_token", "start", "state_answer", "submit", "table_by_code", "undo",
 ]

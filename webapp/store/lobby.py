@@ -28,9 +28,10 @@ def create_table(game, options, creator_name) -> tuple[Table, Seat, str]:
     return table, seat, token
 
 
-def import_table(data, creator_name=None) -> tuple[Table, Seat, str]:
+def import_table(data, creator_name=None, previous_id: str | None = None) -> tuple[Table, Seat, str]:
     """A record becomes a new table, already playing; the caller holds seat 0.
-    Every event is checked by the engine; one illegal event refuses the import."""
+    Every event is checked by the engine; one illegal event refuses the import.
+    ``previous_id``: the game before it at the table (a night file's chain)."""
     try:
         data = parse_record(data)
         checks.event_count(len(data["events"]))
@@ -48,7 +49,7 @@ def import_table(data, creator_name=None) -> tuple[Table, Seat, str]:
     humans = game.players[:len(game.players) - len(game.bot_seats)]
     with committed():
         table = new_table(game.name, game.options, list(game.players), PLAYING)
-        table.version = len(game.events)
+        table.version, table.previous_id = len(game.events), previous_id
         seats = [new_seat(table, position, name) for position, name in enumerate(humans)]
         if creator_name:
             seats[0][0].name = checks.clean_name(creator_name)

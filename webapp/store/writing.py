@@ -71,6 +71,13 @@ def new_seat(table: Table, position: int, name: str) -> tuple[Seat, str]:
     return seat, token
 
 
+def delete_tables(table_ids: list[str]) -> int:
+    """Delete the tables; their seats, entries and summaries go with them (cascades)."""
+    with committed():
+        deleted = db.session.execute(sa.delete(Table).where(Table.id.in_(table_ids))).rowcount
+    return deleted
+
+
 def new_table(game: str, options: dict, players: list | None, status: str) -> Table:
     """Add a table with a fresh id and an unused join code."""
     for _attempt in range(20):
