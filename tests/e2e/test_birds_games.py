@@ -6,7 +6,8 @@ taps it in on the phone whose step it is. At every screen of every step it check
 to inside the 412×839 viewport (with a line kept free for "Warum?"), and at 360×740
 at most one short scroll — and counts the buttons (a pad counts as one control) and
 the taps of each turn; once per kind of screen, at both sizes, no word breaks inside
-(only at spaces, hyphens and soft hyphens) and the pads' names stay readable. At the
+(only at spaces, hyphens and soft hyphens) and the pads' names stay readable; at
+360×740 every row stays on one line between its ends. At the
 end every phone shows exactly the engine's replay, and no phone logged a console error. Each game also has a refused entry in the setup
 wizard and two undos in a row, each confirmation naming the entry in force.
 
@@ -76,6 +77,24 @@ WORDS = """() => {
   return {broken, smallest: Math.min(...names)};
 }"""
 SMALLEST_NAME_PX = 9
+# #18 point 3: every row on the page on one line (a caught card is lifted a little), inside
+# the screen, its ends at its ends
+ROWS = """() => {
+  const bad = [];
+  for (const row of document.querySelectorAll('.birds-row')) {
+    const box = row.getBoundingClientRect();
+    if (!box.width) continue;
+    const cards = [...row.querySelectorAll('.bcard')].map(c => c.getBoundingClientRect());
+    const ends = [row.firstElementChild, row.lastElementChild].map(e => e.getBoundingClientRect());
+    const tops = cards.map(c => c.top);
+    if (Math.max(...tops) - Math.min(...tops) > 6) bad.push(`row ${row.dataset.row} on two lines`);
+    if (box.right > innerWidth + 0.5 || Math.max(...cards.map(c => c.right)) > box.right + 0.5)
+      bad.push(`row ${row.dataset.row} beyond the screen`);
+    if (cards.some(c => c.left < ends[0].right - 0.5 || c.right > ends[1].left + 0.5))
+      bad.push(`row ${row.dataset.row}: a card beyond its ends`);
+  }
+  return bad;
+}"""
 
 
 # --- the record, in the order the screens produce cards ------------------------------
@@ -161,6 +180,7 @@ class Table:
             self.words(page, screen)
         page.set_viewport_size(SMALL_PHONE)
         small = page.evaluate(MEASURE)
+        self.problems += [f"{screen} at 360×740: {bad}" for bad in page.evaluate(ROWS)]
         if first:
             self.words(page, screen + " at 360×740")
         page.set_viewport_size(PHONE)
