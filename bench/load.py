@@ -46,6 +46,7 @@ HELD = 5.0  # a 204 later than this ended a hold (one without a hold comes at on
 ENTRY_SECONDS = (2.0, 4.0)
 BARE_SHARE = 20  # one baseline phone (polling the bare route) per this many real phones, at least 5
 REQUEST_TIMEOUT = 10
+SETUP_TIMEOUT = 120  # the set-up is not measured: a fresh server on a busy machine may take long
 WARMUP_SECONDS = 5  # connections opened, caches filled: not measured
 SETUP_CONCURRENCY = 8
 RECORD_POOL = 12
@@ -173,7 +174,8 @@ async def set_up(session: aiohttp.ClientSession, base: str, tables: int) -> list
         async with limit:
             return await _set_up_table(session, base, pool[index % len(pool)])
 
-    return list(await asyncio.gather(*(one(i) for i in range(tables))))
+    first = await one(0)  # alone: a fresh worker's first drawing loads what drawings need (templates, dictionaries)
+    return [first, *await asyncio.gather(*(one(i) for i in range(1, tables)))]
 
 
 class Run:
@@ -290,10 +292,12 @@ async def _load(base: str, tables: int, seconds: float, seed: int, cpu_of_server
         raise ValueError(f"the load generator only targets loopback, not {host!r}")
     connector = aiohttp.TCPConnector(limit=0)  # one connection per phone, as real phones have
     timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar()) as session:
-        setup_started = time.perf_counter()
+    setup_started = time.perf_counter()
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=SETUP_TIMEOUT),
+                                     cookie_jar=aiohttp.DummyCookieJar()) as session:
         drivers = await set_up(session, base, tables)
-        setup_seconds = time.perf_counter() - setup_started
+    setup_seconds = time.perf_counter() - setup_started
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar()) as session:
         run = Run(session, base, seconds, seed)
 
         async def counters_after_warmup() -> tuple[float, float, float]:
