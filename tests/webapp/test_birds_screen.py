@@ -80,7 +80,7 @@ def test_log_sentences_name_the_catch_with_the_table_s_letters(client, new_table
     enter(client, table, GUG_SETUP, {"type": "play", "cards": ["K"], "row": 2, "side": "right"},
           {"type": "refill", "card": "9", "side": "right"}, {"type": "no-flock"})
     page = text(seated(client, table).get(f"/t/{table.id}"))
-    assert "Aufbau fertig – Anna beginnt; Nachziehstapel 67, Ablage 7" in page
+    assert "Anna: Aufbau fertig – Anna beginnt; Nachziehstapel 67, Ablage 7" in page   # who entered it
     assert "Anna: K rechts an Reihe 3 — schnappt D, 6" in page   # rules/000 writes B, D, K
     assert "Reihe 3: 9 rechts aufgedeckt — Reihe fertig" in page
     assert "Anna: kein Schwarm" in page

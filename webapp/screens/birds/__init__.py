@@ -67,7 +67,10 @@ class BirdScreen(Screen):
         if entry.kind == "undo":
             who = entry.seat.name if entry.seat is not None else _("Import")
             return _("%(who)s nimmt zurück: %(what)s", who=who, what=event_text(entry.event or {}))
-        return words.sentence(entry.event or {}, entry.effect or {})
+        sentence = words.sentence(entry.event or {}, entry.effect or {})
+        if entry.seat is not None and self.actor(entry) is None:   # the whole table's step: who entered it
+            return _("%(who)s: %(action)s", who=entry.seat.name, action=sentence)
+        return sentence
 
     def log_action(self, entry, players: list[str]) -> str:
         """After "Carla für Ben:": the sentence without Ben's name."""
