@@ -415,6 +415,27 @@ def check(tables: list[Table], port: int, stats: Stats) -> dict:
     return {"counts": dict(result), "problems": problems}
 
 
+def markdown(result: dict, every: float = 5.0) -> str:
+    """The samples of a run (one row each ``every`` minutes, and the last) as Markdown
+    tables: the server processes over time, then the counts."""
+    rows = ["| minute | server processes: pid RSS MB / threads / fds | database | entries acknowledged |",
+            "|---|---|---|---|"]
+    shown, samples = -every, result["samples"]
+    for n, row in enumerate(samples):
+        if row["minute"] < shown + every and n != len(samples) - 1:
+            continue
+        shown = row["minute"]
+        processes = "; ".join(f"{p['pid']}: {p['rss_mb']:.0f} / {p['threads']} / {p['fds']}" for p in row["processes"])
+        rows.append(f"| {row['minute']:.1f} | {processes} | {row['database_kb'] / 1024:.1f} MB | {row['entries']:,} |")
+    rows += ["", "| what | count |", "|---|---|"]
+    rows += [f"| {name} | {count:,} |" for name, count in sorted(result["counts"].items())]
+    rows += [f"| answers {status} | {count:,} |" for status, count in result["statuses"].items()]
+    rows += [f"| {name} (check) | {count:,} |" for name, count in result["check"]["counts"].items()]
+    rows += [f"| problems found by the check | {len(result['check']['problems'])} |",
+             f"| 5xx answers and broken tables | {len(result['server_errors'])} |"]
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=60)
@@ -422,7 +443,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tap-seconds", type=float, nargs=2, default=TAP_SECONDS, metavar=("MIN", "MAX"),
                         help="seconds between two taps at a table (default %(default)s; less only to try it out)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "soak.json")
+    parser.add_argument("--markdown", type=Path, metavar="JSON",
+                        help="only print the tables of a finished run's JSON (for docs/reliability.md)")
     args = parser.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads(args.markdown.read_text())))
+        return 0
 
     workdir = Path(tempfile.mkdtemp(prefix="kt-soak-"))
     database = workdir / "soak.sqlite3"
