@@ -6,7 +6,7 @@ $(KT_COMMANDS):
 	./kt $@
 
 # Benchmarks (not tests): engine, server under load (SQLite and PostgreSQL), browser;
-# writes docs/performance.md and bench/results.json. About 10 minutes. From a clean
+# writes docs/performance.md and bench/results.json. About 16 minutes at 10 and 100 tables (python -m bench --tables 10,100), more with 300. From a clean
 # clone: ./kt setup makes the venv (with the test tools), then the bench extra on top.
 .PHONY: bench
 bench:
