@@ -5,6 +5,7 @@ German is the message id (Flask-Babel); the engine gives codes and cards, never 
 from __future__ import annotations
 
 import functools
+import threading
 
 import pyphen
 from flask_babel import get_locale
@@ -78,9 +79,17 @@ def name_lines(name: str, language: str) -> tuple[str, int]:
     return dictionary.inserted(name, hyphen=SOFT_HYPHEN), min(lengths, default=len(name))
 
 
-@functools.cache
+_dictionaries: dict[str, pyphen.Pyphen] = {}
+_loading = threading.Lock()
+
+
 def _dictionary(language: str) -> pyphen.Pyphen:
-    return pyphen.Pyphen(lang=language)
+    """The language's hyphenation dictionary, loaded once per process (a second or so):
+    the threads that ask meanwhile wait for it instead of each loading their own."""
+    with _loading:
+        if language not in _dictionaries:
+            _dictionaries[language] = pyphen.Pyphen(lang=language)
+        return _dictionaries[language]
 
 
 def cards_text(cards) -> str:
