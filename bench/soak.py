@@ -376,6 +376,8 @@ def sample(pid: int) -> dict | None:
     except OSError:
         return None
     values = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    if "VmRSS" not in values:  # a zombie (the run command's migration, just ended)
+        return None
     return {"pid": pid, "rss_mb": round(int(values["VmRSS"].split()[0]) / 1024, 1),
             "threads": int(values["Threads"]), "fds": fds}
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
 
 from . import ROOT, _database_url
 from .extensions import shared_limits_storage
-from .hosting import banner, gunicorn_command, serving, start_urls, sync_holds
+from .hosting import banner, gunicorn_command, serving, start_urls, sync_holds, worker_connections
 
 
 def _port(text: str) -> int:
@@ -64,6 +65,16 @@ def upgrade_database() -> None:
     subprocess.run([sys.executable, "-m", "flask", "--app", "webapp", "db", "upgrade"], cwd=ROOT, check=True)
 
 
+def _allow_open_files(needed: int) -> None:
+    """Raise this process's (and so the workers') soft limit of open files to ``needed``,
+    as far as the hard limit lets: each phone's connection is one (a soft limit of 1,024
+    is common, which a worker would exceed)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def _share_limits() -> str:
     """Several workers count the rate limits in one storage: KT_RATELIMIT_STORAGE_URI, else
     a Redis on this machine; without one, each worker counts for itself (said so)."""
@@ -96,6 +107,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         os.environ.pop("KT_LAN_URL", None)
     os.environ.setdefault("KT_SYNC_HOLDS", sync_holds(args.threads))
+    _allow_open_files(worker_connections(args.threads) + 256)
     if args.workers > 1:
         print(_share_limits(), flush=True)
     os.execv(sys.executable, _gunicorn_argv(args))

@@ -91,10 +91,18 @@ def serving(database_url: str) -> tuple[int, int]:
     return WORKERS, THREADS
 
 
+def worker_connections(threads: int) -> int:
+    """Connections a worker accepts: every thread busy and as many more idle between two
+    polls. gunicorn's default (1,000) is below the threads: a worker then keeps no
+    connection alive and stops accepting at 1,000 phones, while its threads idle and the
+    further phones wait unanswered in the listen backlog until their polls time out."""
+    return 2 * threads
+
+
 def gunicorn_command(app: str, bind: str, workers: int = WORKERS, threads: int = THREADS) -> list[str]:
     """The gunicorn command line (gthread workers) for ``app`` (e.g. ``wsgi:app``)."""
     return [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--threads", str(threads),
-            "--bind", bind, app]
+            "--worker-connections", str(worker_connections(threads)), "--bind", bind, app]
 
 
 def sync_holds(threads: int) -> str:
