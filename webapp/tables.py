@@ -116,9 +116,12 @@ def join(code: str):
 
 @bp.get("/t/<table_id>/qr.svg")
 def join_qr(table_id: str):
+    """The join link as a QR code; revalidated on every show (an ETag of the link), since
+    the link changes with the LAN address the server was started on."""
     table = store.get_table(table_id)
-    return Response(qr_svg(join_url(table)), mimetype="image/svg+xml",
-                    headers={"Cache-Control": "public, max-age=86400"})
+    answer = Response(qr_svg(join_url(table)), mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+    answer.add_etag()
+    return answer.make_conditional(request)
 
 
 def _seat_or_403(table: Table):

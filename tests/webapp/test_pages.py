@@ -50,6 +50,18 @@ def test_create_shows_the_lobby_with_qr_code_url_and_code(app, client):
         assert store.get_table(table_id).options["fast"] is True
 
 
+def test_the_join_qr_code_is_revalidated_and_follows_the_lan_address(app, client):
+    """#18 point 5: a server started again on another network hands out a new join link;
+    a QR code the browser kept must not show the old one."""
+    table_id = create_by_form(client)
+    first = client.get(f"/t/{table_id}/qr.svg")
+    assert first.headers["Cache-Control"] == "no-cache" and first.headers["ETag"]
+    assert client.get(f"/t/{table_id}/qr.svg", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    app.config["LAN_URL"] = "http://192.168.7.7:8000/"
+    moved = client.get(f"/t/{table_id}/qr.svg", headers={"If-None-Match": first.headers["ETag"]})
+    assert moved.status_code == 200 and moved.headers["ETag"] != first.headers["ETag"]
+
+
 def test_bad_options_are_refused_naming_the_option(client):
     refused = client.post("/tables", data={"game": "gemeinsame-sache", "name": "Anna", "option-level": "brutal"})
     assert refused.status_code == 422 and "brutal" in refused.text
