@@ -100,9 +100,12 @@ def worker_connections(threads: int) -> int:
 
 
 def gunicorn_command(app: str, bind: str, workers: int = WORKERS, threads: int = THREADS) -> list[str]:
-    """The gunicorn command line (gthread workers) for ``app`` (e.g. ``wsgi:app``)."""
+    """The gunicorn command line (gthread workers) for ``app`` (e.g. ``wsgi:app``). No
+    control socket: nothing here uses ``gunicornc``, and every gunicorn of a user shares
+    its one default path (~/.gunicorn/gunicorn.ctl), so servers started side by side
+    (tests, benchmarks, a second table server) would take it from each other."""
     return [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--threads", str(threads),
-            "--worker-connections", str(worker_connections(threads)), "--bind", bind, app]
+            "--worker-connections", str(worker_connections(threads)), "--no-control-socket", "--bind", bind, app]
 
 
 def sync_holds(threads: int) -> str:
