@@ -125,9 +125,10 @@ def _variants(sizes, seed, processes):
 
 
 def _strong(sizes, seed, processes):
-    """The strong bot in every seat (the issue's bot), at the size the budget allows."""
-    yield from _birds(sizes, seed, processes, "strong", "strong_games", BASE_CONFIGS + VARIANT_CONFIGS)
+    """The strong bot in every seat (the issue's bot), at the size the budget
+    allows: solo first (its games are short), then the base games, the variants."""
     yield from _solo(sizes, seed, processes, "strong", "strong_games")
+    yield from _birds(sizes, seed, processes, "strong", "strong_games", BASE_CONFIGS + VARIANT_CONFIGS)
 
 
 def _tournament(sizes, seed, processes):
