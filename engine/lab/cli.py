@@ -38,7 +38,7 @@ def add_commands(sub) -> None:
     p.add_argument("--processes", type=int, default=None)
     p.add_argument("--quick", action="store_true", help="tiny sizes, one process, nothing written (for tests)")
     p.add_argument("--only", default="", help="comma-separated parts: birds, tournament, solo, rummy, variants, "
-                                              "recommend, strong (default: all, in this order)")
+                                              "recommend, strong-solo, strong (default: all, in this order)")
     p.add_argument("--resume", action="store_true",
                    help="keep the figures of the data file made with the same size and seed (they would come out the same)")
     p.set_defaults(func=sweep_main)

@@ -28,9 +28,9 @@ BIRD_GAMES = ("gleich-und-gleich", "cubirds")
 HANDICAPS = (0, 1, 2, 3)
 TEAMS = ("simple", "smart", "open")
 # in the order they run: a sweep cut short has the most needed figures
-PARTS = ("birds", "tournament", "solo", "rummy", "variants", "recommend", "strong")
+PARTS = ("birds", "tournament", "solo", "rummy", "variants", "recommend", "strong-solo", "strong")
 PART_KEYS = {"birds": "birds", "tournament": "tournaments", "rummy": "gemeinsame_sache", "solo": "solo",
-             "variants": "birds", "recommend": "recommended", "strong": "birds"}
+             "variants": "birds", "recommend": "recommended", "strong-solo": "solo", "strong": "birds"}
 IDENTITY = ("recommendation", "game", "team", "options", "players", "bot", "compared", "draw_pile")
 
 
@@ -124,10 +124,12 @@ def _variants(sizes, seed, processes):
     yield from _birds(sizes, seed, processes, configs=VARIANT_CONFIGS)
 
 
-def _strong(sizes, seed, processes):
-    """The strong bot in every seat (the issue's bot), at the size the budget
-    allows: solo first (its games are short), then the base games, the variants."""
+def _strong_solo(sizes, seed, processes):
     yield from _solo(sizes, seed, processes, "strong", "strong_games")
+
+
+def _strong(sizes, seed, processes):
+    """The strong bot in every seat (the issue's bot), at the size the budget allows."""
     yield from _birds(sizes, seed, processes, "strong", "strong_games", BASE_CONFIGS + VARIANT_CONFIGS)
 
 
@@ -163,4 +165,4 @@ def _rummy(sizes, seed, processes):
 
 
 PART_RUNNERS = {"birds": _birds, "tournament": _tournament, "solo": _solo, "rummy": _rummy,
-                "variants": _variants, "recommend": _recommend, "strong": _strong}
+                "variants": _variants, "recommend": _recommend, "strong-solo": _strong_solo, "strong": _strong}
