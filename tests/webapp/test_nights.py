@@ -338,6 +338,22 @@ def test_statistics_count_the_finished_games_beside_the_simulated_figures(client
     assert not re.search(r"<script|<style|style=", "".join(svgs))
 
 
+def test_statistics_show_the_simulated_figure_of_the_most_games(client, monkeypatch):
+    """The lab ships a figure per bot; the page compares with the one of the narrowest
+    interval (10,000 greedy games rather than 100 of the strong bot)."""
+    from webapp import nights_stats
+    few = {**SIMULATED["birds"][0], "bot": "strong", "games": 100, "turns": {"mean": 99.9, "ci95": [90.0, 110.0]}}
+    many = {**SIMULATED["birds"][0], "bot": "greedy"}
+    finished_games(client)
+    for order in ([few, many], [many, few]):
+        monkeypatch.setattr(nights_stats, "simulated", lambda: {**SIMULATED, "birds": order})
+        nights_stats._sections.cache_clear()
+        page = client.get("/statistik").get_data(as_text=True)
+        group = re.search(r'<article class="stats-group" data-players="3" data-variant="\{\}">(.*?)</article>', page, re.S)
+        assert "41.2" in group.group(1) and "99.9" not in group.group(1)
+        assert re.search(r'<td class="games">\d+</td><td>10000</td>', group.group(1))
+
+
 def test_statistics_say_so_when_there_are_no_simulated_figures(client, monkeypatch):
     from webapp import nights_stats
     monkeypatch.setattr(nights_stats, "simulated", lambda: {})
