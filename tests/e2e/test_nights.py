@@ -97,6 +97,9 @@ def test_a_night_with_a_rematch_its_tally_and_a_replay(phone):
         str(sum(PLAYERS[0] in winners(r) for r in (first, second))))
 
     anna.locator("#night .night-game").first.get_by_role("link", name="Wiederholung").click()
+    # A click waits only for the new page to start loading: before htmx has taken over the
+    # page (at DOMContentLoaded), a step link would load a whole page and the slider do nothing.
+    anna.wait_for_load_state()
     total = len(first["events"])
     replay_region = anna.locator("#replay")
     expect(replay_region).to_have_attribute("data-total", str(total))
