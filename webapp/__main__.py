@@ -107,6 +107,9 @@ def main(argv: list[str] | None = None) -> None:
     else:
         os.environ.pop("KT_LAN_URL", None)
     os.environ.setdefault("KT_SYNC_HOLDS", sync_holds(args.threads))
+    # glibc gives each of the hundreds of threads' allocations up to 8 arenas per core, and
+    # memory freed in one is not reused by another: with two the workers' memory levels off.
+    os.environ.setdefault("MALLOC_ARENA_MAX", "2")
     _allow_open_files(worker_connections(args.threads) + 256)
     if args.workers > 1:
         print(_share_limits(), flush=True)

@@ -5,10 +5,9 @@ import functools
 import hashlib
 import json
 import threading
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from cachetools import LRUCache
+from cachetools import LRUCache, cached
 from flask import Blueprint, Flask, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, lazy_gettext as _l
 
@@ -243,30 +242,18 @@ def _log(table_id: str, revision: int, language: str) -> tuple[tuple[LoggedEntry
     """The newest entries with their sentences: the same on every phone, so built
     once per table revision and language (every change counts up the revision)."""
     table = store.get_table(table_id)
-    screen, players = screen_for(table.game), tuple(table.players)
-    return tuple((LoggedEntry(entry.seq, entry.kind),
-                  _sentence(_Worded(table_id, entry.seq, language, entry, players, screen)))
+    screen, players = screen_for(table.game), list(table.players)
+    return tuple((LoggedEntry(entry.seq, entry.kind), _sentence(table_id, language, entry, players, screen))
                  for entry in store.log_rows(table))
 
 
-@dataclass(frozen=True)
-class _Worded:
-    """An entry to put into words, known by table, seq and language — its sentence never
-    changes (entries are only appended; seats are fixed once the game runs) — and carrying
-    what the wording needs, which is left out of comparing and hashing."""
-
-    table_id: str
-    seq: int
-    language: str
-    entry: Event = field(compare=False)
-    players: tuple[str, ...] = field(compare=False)
-    screen: Screen = field(compare=False)
-
-
-@functools.lru_cache(maxsize=16384)
-def _sentence(worded: _Worded) -> str:
-    """An entry's sentence, worded once: a new revision words only its new entry."""
-    return str(worded.screen.log_line(worded.entry, list(worded.players)))
+@cached(LRUCache(maxsize=16384), key=lambda table_id, language, entry, players, screen: (table_id, entry.seq, language),
+        lock=threading.Lock())
+def _sentence(table_id: str, language: str, entry: Event, players: list[str], screen: Screen) -> str:
+    """An entry's sentence, worded once and kept by table, seq and language alone (it
+    never changes: entries are only appended, seats are fixed once the game runs), so the
+    cache holds strings, not the entries they were worded from."""
+    return str(screen.log_line(entry, players))
 
 
 def render_regions(table: Table, error: Refusal | None = None) -> str:
@@ -282,7 +269,8 @@ def _regions_for(table: Table, seat: Seat | None, error: Refusal | None = None, 
     return shared_regions(table, perspective, view)
 
 
-_drawings: LRUCache = LRUCache(maxsize=1024)
+# Drawn regions by their length in characters (a bird table's are ~60 KB): old revisions age out.
+_drawings: LRUCache = LRUCache(maxsize=32 * 2**20, getsizeof=len)
 _drawings_lock = threading.Lock()
 _DRAWING = tuple(threading.Lock() for _ in range(64))
 

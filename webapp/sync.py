@@ -87,6 +87,12 @@ class Drawing:
     body: bytes
     gzipped: bytes | None
 
+    def size(self) -> int:
+        return len(self.body) + len(self.gzipped or b"")
+
+
+DRAWINGS_BYTES = 32 * 2**20  # per process
+
 
 class Sync:
     """The sync of one app in one process (``app.extensions["sync"]``)."""
@@ -106,7 +112,8 @@ class Sync:
         self._cookie = app.config["SESSION_COOKIE_NAME"]
         self._lock = threading.Lock()
         self._facts: LRUCache[str, Facts] = LRUCache(maxsize=4096)
-        self._drawings: LRUCache[tuple, Drawing] = LRUCache(maxsize=2048)
+        # Drawings by their bytes (body and gzip), so that old revisions age out: bounded by size, not count.
+        self._drawings: LRUCache[tuple, Drawing] = LRUCache(maxsize=DRAWINGS_BYTES, getsizeof=Drawing.size)
         self._tokens: LRUCache[str, dict] = LRUCache(maxsize=16384)
         self._stripes = tuple(threading.Lock() for _ in range(64))
 
