@@ -34,9 +34,12 @@ REASONS = {"gleich-und-gleich": ("distinct-species", "two-triples", "most-birds"
            "gemeinsame-sache": ("all-laid", "clock", "gave-up")}
 
 
-def median_ms(call, runs: int) -> float:
+def median_ms(call, runs: int, before=None) -> float:
+    """The median time of ``call()`` (``before()`` runs first each time, untimed)."""
     times = []
     for _ in range(runs):
+        if before is not None:
+            before()
         started = time.perf_counter()
         answer = call()
         times.append((time.perf_counter() - started) * 1000)
@@ -44,18 +47,19 @@ def median_ms(call, runs: int) -> float:
     return statistics.median(times)
 
 
-def fill(db, count: int, chain: int, rng: random.Random) -> str:
-    """``count`` finished games (the first ``chain`` of them one night); the id of its last table."""
+def fill(db, count: int, chain: int, rng: random.Random, only=None) -> str:
+    """``count`` finished games (the first ``chain`` of them one night; all of variant
+    ``only`` if given); the id of its last table."""
     from webapp.models import Table
     from webapp.nights_store import GameSummary
 
     now = datetime.now(timezone.utc)
     tables, summaries, previous = [], [], None
     for n in range(count):
-        game, variant, players = VARIANTS[n % len(VARIANTS)] if n >= chain else VARIANTS[0]
+        game, variant, players = only or (VARIANTS[n % len(VARIANTS)] if n >= chain else VARIANTS[0])
         table_id = secrets.token_urlsafe(16)
         names = ["Anna", "Ben", "Carla", "Dora", "Emil"][:players]
-        tables.append({"id": table_id, "join_code": f"B{n:06d}"[-7:], "game": game, "options": json.loads(variant),
+        tables.append({"id": table_id, "join_code": secrets.token_hex(6), "game": game, "options": json.loads(variant),
                        "players": names, "status": "playing", "version": 100, "revision": 100,
                        "created_at": now, "previous_id": previous if n < chain else None})
         previous = table_id
@@ -69,7 +73,7 @@ def fill(db, count: int, chain: int, rng: random.Random) -> str:
     db.session.execute(sa.insert(Table), tables)
     db.session.execute(sa.insert(GameSummary), summaries)
     db.session.commit()
-    return tables[chain - 1]["id"]
+    return tables[max(chain, 1) - 1]["id"]
 
 
 def main() -> None:
@@ -115,6 +119,12 @@ def main() -> None:
         nights_stats._sections.cache_clear()
         return client.get("/statistik")
 
+    rng = random.Random(3)
+
+    def one_game_ends():  # a finished game more (in one of the groups): the figures change
+        with app.app_context():
+            fill(db, 1, 0, rng, VARIANTS[rng.randrange(len(VARIANTS))])
+
     client.get("/statistik")  # warm-up of every path
     client.get(f"/t/{night}/abend")
     client.get(f"/t/{long_game}/wiederholung?schritt=1", headers=hx)
@@ -123,7 +133,9 @@ def main() -> None:
             (f"night page, {NIGHT} games", median_ms(lambda: client.get(f"/t/{night}/abend"), args.runs)),
             (f"statistics, {GAMES:,} games, figures worked out before",
              median_ms(lambda: client.get("/statistik"), args.runs)),
-            (f"statistics, {GAMES:,} games, figures and charts anew", median_ms(cold_statistics, max(5, args.runs // 3))),
+            (f"statistics, {GAMES:,} games, right after a game ended (figures anew, its group's charts)",
+             median_ms(lambda: client.get("/statistik"), args.runs, one_game_ends)),
+            (f"statistics, {GAMES:,} games, figures and every chart anew", median_ms(cold_statistics, max(5, args.runs // 3))),
             (f"replay step, random steps of a {len(record['events'])}-event game",
              median_ms(lambda: client.get(f"/t/{long_game}/wiederholung?schritt={next(step_of)}", headers=hx),
                        args.runs))]

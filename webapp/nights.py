@@ -17,10 +17,11 @@ from flask import Blueprint, Response, redirect, render_template, session, url_f
 from flask_babel import format_date
 from flask_babel import lazy_gettext as _l
 
-from engine import EngineError, game_class, replay
+from engine import EngineError, game_class
 
 from . import seats, store
 from .errors import Refusal
+from .extensions import limiter
 from .models import Table
 from .nights_store import GameSummary, holds_seat, night_ids, night_tables
 from .screens import screen_for, title
@@ -29,10 +30,12 @@ from .screens.rummy import level_text
 bp = Blueprint("nights", __name__)
 
 NIGHT_FORMAT = "kartentisch-night/1"
+NIGHT_GAMES_MAX = 30  # games per night file (a long night has twenty); fits the create limit
 BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html"
 BGG_IDS = {"cubirds": 245476}   # the house games go to BG Stats as named custom games
 BGSTATS_NAMES = {"cubirds": "CuBirds", "gleich-und-gleich": "Gleich und gleich",
                  "gemeinsame-sache": "Gemeinsame Sache"}
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_COLUMNS = ("number", "game", "variant", "players", "winners", "won", "reason", "turns", "rounds",
                "entries", "started", "ended", "minutes")
 
@@ -41,16 +44,23 @@ CSV_COLUMNS = ("number", "game", "variant", "players", "winners", "won", "reason
 def variant_label(game: str, options: dict) -> str:
     """The variant in words, from the labels of the game's start-page options."""
     try:
-        options = game_class(game).validate_options(dict(options))  # the defaults filled in
+        cls = game_class(game)
+        options = cls.validate_options(dict(options))  # the defaults filled in
     except EngineError:
-        pass
-    parts = [level_text(options)] if game == "gemeinsame-sache" and "level" in options else []
+        cls = None
+    parts = [level_text(options)] if has_levels(cls) and "level" in options else []
     for option in screen_for(game).option_fields:
         if not option.choices and options.get(option.name) == option.value:
             parts.append(str(option.label))
     if options.get("robin_bonus"):
         parts.append(f"RobinBird +{len(options['robin_bonus'])}")
     return ", ".join(parts)
+
+
+def has_levels(cls) -> bool:
+    """Whether the game (its engine class) is played at a level: the cooperative one
+    (the nearest fact the engine states)."""
+    return cls is not None and cls.cooperative
 
 
 def reason_label(game: str, reason: str) -> str:
@@ -215,9 +225,16 @@ def export_games_csv(table_id: str):
     writer.writeheader()
     for game in night.finished:
         row = summary_dict(game)
-        writer.writerow({**row, "number": game.number, "players": " | ".join(row["players"]),
-                         "winners": " | ".join(row["winners"])})
+        row = {**row, "number": game.number, "players": " | ".join(row["players"]),
+               "winners": " | ".join(row["winners"])}
+        writer.writerow({column: csv_cell(value) for column, value in row.items()})
     return _download(out.getvalue(), "text/csv", f"kartentisch-abend-{night.games[0].table.join_code}.csv")
+
+
+def csv_cell(value):
+    """A text a spreadsheet would run as a formula (it begins with = + - @, a tab or
+    a CR) gets a leading ' (OWASP, CSV injection); numbers stay numbers."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
 def bgstats_url(game: NightGame) -> str:
@@ -247,32 +264,48 @@ def is_night_file(data) -> bool:
 
 
 def import_night(data: dict) -> Response:
-    """A night file (from the start page's import form) becomes a new chain of tables,
-    this browser holding the first seat of each; every record is checked by the
-    engine before anything is stored."""
+    """A night file (from the start page's import form) becomes a new chain of tables
+    in one transaction (one bad record refuses the whole file and changes nothing),
+    this browser holding the first seat of each. Each table counts against the
+    create limit of the import (``charge_created``)."""
     records = _night_records(data)
-    previous = None
-    for record in records:
-        table, _seat, token = store.import_table(record, previous_id=previous)
-        seats.remember(table.id, token)
-        previous = table.id
-    return redirect(url_for("nights.night_page", table_id=previous), 303)
+    charge_created(len(records) - 1)  # the request itself counted one
+    made: list[tuple[str, str]] = []
+    with store.committed():
+        for number, record in enumerate(records, start=1):
+            try:
+                table, _seat, token = store.import_table(record, previous_id=made[-1][0] if made else None)
+            except Refusal as refusal:
+                raise Refusal(refusal.status, "bad-night-game", _l("Spiel {number} der Datei: {why}"),
+                              {"number": number, "why": refusal.message}) from None
+            made.append((table.id, token))
+    for table_id, token in made:
+        seats.remember(table_id, token)
+    return redirect(url_for("nights.night_page", table_id=made[-1][0]), 303)
 
 
-def _night_records(data) -> list[dict]:
-    """The records of a night file, each replayed by the engine first (so one bad
-    record refuses the whole file before a table is made)."""
-    if not isinstance(data.get("games"), list) or not data["games"]:
+def _night_records(data) -> list:
+    """The records of a night file: one to NIGHT_GAMES_MAX of them."""
+    games = data.get("games")
+    if not isinstance(games, list) or not games:
         raise Refusal(422, "bad-night", _l("Das ist keine Spieleabend-Datei von Kartentisch"))
-    records = [game.get("record") if isinstance(game, dict) else None for game in data["games"]]
-    for number, record in enumerate(records, start=1):
-        try:
-            replay(record)
-        except EngineError as err:
-            refusal = Refusal.from_engine(err)
-            raise Refusal(422, "bad-night-game", _l("Spiel {number} der Datei: {why}"),
-                          {"number": number, "why": refusal.message}) from None
-    return records
+    if len(games) > NIGHT_GAMES_MAX:
+        raise Refusal(413, "night-too-long", _l("Eine Spieleabend-Datei fasst höchstens {max} Spiele, "
+                                                "diese hat {n}"), {"max": NIGHT_GAMES_MAX, "n": len(games)})
+    return [game.get("record") if isinstance(game, dict) else None for game in games]
+
+
+def charge_created(count: int) -> None:
+    """Count ``count`` more new tables against the rate limits of this request (the
+    create limit of the import): refused, before anything is made, past the limit."""
+    if count <= 0:
+        return
+    for held in limiter.current_limits:
+        if not limiter.limiter.test(held.limit, *held.request_args, cost=count):
+            raise Refusal(429, "too-many-tables", _l("So viele neue Tische auf einmal sind gerade nicht möglich "
+                                                     "– bitte kurz warten"))
+    for held in limiter.current_limits:
+        limiter.limiter.hit(held.limit, *held.request_args, cost=count)
 
 
 # --- deleting -------------------------------------------------------------------------------

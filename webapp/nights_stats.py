@@ -22,20 +22,16 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
-from engine import game_class
-from engine.rummy.rules import LEVELS
+from engine import EngineError, game_class
 
 from .extensions import db
-from .nights import reason_label, variant_label
+from .nights import has_levels, reason_label, variant_label
 from .nights_store import GameSummary
 from .nights_summary import variant_key
 from .screens import TITLES, title
 
 bp = Blueprint("stats", __name__)
 
-SEATS = 5
-GS = "gemeinsame-sache"
-DEFAULT_DRAW_PILE = LEVELS["normal"]   # the default level's draw pile
 SHORT_REASONS = {"distinct-species": _l("verschiedene Arten"), "two-triples": _l("zwei Drillinge"),
                  "most-birds": _l("meiste Vögel"), "all-laid": _l("alles ausgelegt"), "clock": _l("Uhr abgelaufen"),
                  "gave-up": _l("aufgegeben")}   # a chart's labels: short enough for a phone
@@ -77,8 +73,13 @@ class Group:
         return variant_label(self.game, self.options)
 
     @property
+    def levels(self) -> bool:
+        """Whether the game is played at a level (its draw pile)."""
+        return has_levels(game_class(self.game))
+
+    @property
     def draw_pile(self) -> int:
-        return self.options.get("draw_pile", DEFAULT_DRAW_PILE)
+        return draw_pile_of(self.game, self.options)
 
     @property
     def win_rate(self) -> float:
@@ -92,16 +93,18 @@ class Group:
 
 
 def groups() -> list[Group]:
-    """Every group with its figures: one GROUP BY over the summaries."""
+    """Every group with its figures: one GROUP BY over the summaries (answered from the
+    covering index alone), by group, ending and winning seats; the few rows it gives
+    are added up here (seat k won where bit k of ``winner_mask`` is set)."""
     s = GameSummary
-    seat_sums = [sa.func.sum(sa.case((s.winner_mask.op("&")(1 << k) != 0, 1), else_=0)) for k in range(SEATS)]
     keys = (s.game, s.variant, s.players, s.solo)
     found: dict[tuple, Group] = {}
     sums: dict[tuple, list[float]] = {}
-    for row in db.session.execute(sa.select(*keys, s.reason, sa.func.count(), sa.func.sum(sa.case((s.won, 1), else_=0)),
-                                            sa.func.sum(s.turns), sa.func.sum(s.rounds), sa.func.count(s.rounds),
-                                            *seat_sums).group_by(*keys, s.reason)):
-        game, variant, players, solo, reason, count, won, turns, rounds, with_rounds, *wins = row
+    for row in db.session.execute(sa.select(*keys, s.reason, s.winner_mask, sa.func.count(),
+                                            sa.func.sum(sa.case((s.won, 1), else_=0)), sa.func.sum(s.turns),
+                                            sa.func.sum(s.rounds), sa.func.count(s.rounds))
+                                  .group_by(*keys, s.reason, s.winner_mask)):
+        game, variant, players, solo, reason, mask, count, won, turns, rounds, with_rounds = row
         key = (game, variant, players, bool(solo))
         group = found.get(key)
         if group is None:
@@ -109,8 +112,10 @@ def groups() -> list[Group]:
             sums[key] = [0, 0, 0]
         group.games += count
         group.won += int(won or 0)
-        group.endings[reason] = count
-        group.seat_wins = [a + int(b or 0) for a, b in zip(group.seat_wins, wins)]
+        group.endings[reason] = group.endings.get(reason, 0) + count
+        for seat in range(players):
+            if mask >> seat & 1:
+                group.seat_wins[seat] += count
         total = sums[key]
         total[0] += turns or 0
         total[1] += rounds or 0
@@ -121,7 +126,7 @@ def groups() -> list[Group]:
         group.rounds = rounds / with_rounds if with_rounds else None
     order = list(TITLES)
     return sorted(found.values(), key=lambda g: (order.index(g.game) if g.game in order else len(order),
-                                                 g.solo, g.draw_pile if g.game == GS else 0, g.players, g.variant))
+                                                 g.solo, g.draw_pile, g.players, g.variant))
 
 
 FINGERPRINT = sa.select(sa.func.count(), sa.func.max(GameSummary.ended_at), sa.func.sum(GameSummary.turns))
@@ -138,12 +143,14 @@ def attach_simulated(found: list[Group], figures: dict) -> None:
         key = (entry.get("game"), variant_key(entry.get("game"), {**(entry.get("options") or {}), "solo": True}))
         if _better(entry, solo.get(key)):
             solo[key] = entry
-    teams: dict[tuple, list[dict]] = {}
-    for entry in figures.get("gemeinsame_sache", []):
-        teams.setdefault(_gs_key(entry.get("options") or {}, entry.get("draw_pile")), []).append(entry)
+    teams: dict[tuple, list[dict]] = {}   # C5's "gemeinsame_sache": the figures of the game played at levels
+    for game in {group.game for group in found if group.levels}:
+        for entry in figures.get("gemeinsame_sache", []):
+            teams.setdefault((game, *_level_key(game, entry.get("options") or {}, entry.get("draw_pile"))),
+                             []).append(entry)
     for group in found:
-        if group.game == GS:
-            group.sims = teams.get(_gs_key(group.options, group.draw_pile), [])
+        if group.levels:
+            group.sims = teams.get((group.game, *_level_key(group.game, group.options)), [])
         elif group.solo:
             group.sim = solo.get((group.game, group.variant))
         else:
@@ -160,11 +167,22 @@ def _better(entry: dict, kept: dict | None) -> bool:
     return size > kept_size or (size == kept_size and entry.get("bot") == "strong")
 
 
-def _gs_key(options: dict, draw_pile) -> tuple:
-    """Gemeinsame Sache's variant for matching: the draw pile and the other options
-    (the level is only a name for a draw-pile size)."""
-    rest = {k: v for k, v in json.loads(variant_key(GS, options)).items() if k not in ("level", "draw_pile")}
-    return draw_pile or DEFAULT_DRAW_PILE, json.dumps(rest, sort_keys=True)
+def _level_key(game: str, options: dict, draw_pile=None) -> tuple:
+    """A variant of a game played at levels, for matching: the draw pile (``draw_pile``,
+    else the options') and the other options (the level is only a name for a
+    draw-pile size)."""
+    rest = {k: v for k, v in json.loads(variant_key(game, options)).items() if k not in ("level", "draw_pile")}
+    return draw_pile or draw_pile_of(game, options), json.dumps(rest, sort_keys=True)
+
+
+def draw_pile_of(game: str, options: dict) -> int:
+    """The draw pile of a game played at levels with these options (the engine's
+    defaults filled in); 0 for any other game or options the engine refuses."""
+    try:
+        cls = game_class(game)
+        return cls.validate_options(dict(options)).get("draw_pile", 0) if has_levels(cls) else 0
+    except EngineError:
+        return 0
 
 
 # --- charts ------------------------------------------------------------------------------
@@ -202,34 +220,46 @@ def chart(title_text: str, labels: tuple[str, ...], series: tuple[tuple[str, tup
     return Markup(bars.render(is_unicode=True))
 
 
-def _series(group: Group, real, sim) -> tuple:
-    here = (_("Hier gespielt"), tuple(real))
-    return (here, (_("Simuliert"), tuple(sim))) if any(v is not None for v in sim) else (here,)
+@functools.lru_cache(maxsize=4)
+def words(language: str) -> dict[str, str]:
+    """The charts' words in ``language`` (the current one), looked up once: a
+    recompute draws many charts, and each gettext call costs."""
+    return {"here": _("Hier gespielt"), "sim": _("Simuliert"), "endings": _("Wie die Spiele enden"),
+            "seats": _("Gewinnrate nach Platz (Platz 1 beginnt)"), "seat": _("Platz %(n)s"),
+            "levels": _("Gewinnrate je Stufe"), "team": _("Simuliert (%(team)s)"),
+            **{f"reason:{r}": str(label) for r, label in SHORT_REASONS.items()}}
+
+
+def _series(said: dict, real, sim) -> tuple:
+    here = (said["here"], tuple(real))
+    sim = tuple(sim)
+    return (here, (said["sim"], sim)) if any(v is not None for v in sim) else (here,)
 
 
 def bird_charts(group: Group) -> dict:
     language = str(get_locale())
+    said = words(language)
     reasons = game_class(group.game).outcome_reasons
     sim = group.sim or {}
-    endings = chart(_("Wie die Spiele enden"), tuple(str(SHORT_REASONS.get(r, r)) for r in reasons),
-                    _series(group, (group.ending_rate(r) for r in reasons),
+    endings = chart(said["endings"], tuple(said.get(f"reason:{r}", r) for r in reasons),
+                    _series(said, (group.ending_rate(r) for r in reasons),
                             (sim.get("endings", {}).get(r) for r in reasons)), language)
     sim_seats = {s.get("seat"): s.get("rate") for s in sim.get("seat_win_rate", [])}
-    seats = chart(_("Gewinnrate nach Platz (Platz 1 beginnt)"),
-                  tuple(_("Platz %(n)s", n=k + 1) for k in range(group.players)),
-                  _series(group, (group.seat_rate(k) for k in range(group.players)),
+    seats = chart(said["seats"], tuple(said["seat"] % {"n": k + 1} for k in range(group.players)),
+                  _series(said, (group.seat_rate(k) for k in range(group.players)),
                           (sim_seats.get(k) for k in range(group.players))), language)
     return {"endings": endings, "seats": seats, "reasons": reasons, "sim_seats": sim_seats}
 
 
 def level_chart(levels: list[Group]) -> Markup:
+    language = str(get_locale())
+    said = words(language)
     teams = sorted({entry.get("team", "?") for g in levels for entry in g.sims})
-    series = [(_("Hier gespielt"), tuple(g.win_rate for g in levels))]
+    series = [(said["here"], tuple(g.win_rate for g in levels))]
     for team in teams:
-        series.append((_("Simuliert (%(team)s)", team=team),
+        series.append((said["team"] % {"team": team},
                        tuple(next((e.get("win_rate") for e in g.sims if e.get("team") == team), None) for g in levels)))
-    return chart(_("Gewinnrate je Stufe"), tuple(g.label for g in levels), tuple(series),
-                 str(get_locale()))
+    return chart(said["levels"], tuple(g.label for g in levels), tuple(series), language)
 
 
 # --- the page --------------------------------------------------------------------------------
@@ -252,8 +282,8 @@ def _sections(fingerprint: tuple, language: str) -> tuple[int, list[dict], dict]
     for game in dict.fromkeys(g.game for g in found):
         mine = [g for g in found if g.game == game]
         section = {"game": game, "title": title(game), "games": sum(g.games for g in mine),
-                   "groups": [(g, bird_charts(g)) for g in mine if not g.solo and game != GS],
-                   "solo": [g for g in mine if g.solo], "levels": [g for g in mine if game == GS]}
+                   "groups": [(g, bird_charts(g)) for g in mine if not g.solo and not g.levels],
+                   "solo": [g for g in mine if g.solo], "levels": [g for g in mine if g.levels]}
         if section["levels"]:
             section["level_chart"] = level_chart(section["levels"])
         sections.append(section)

@@ -15,8 +15,9 @@ from engine import EngineError, Game, game_class
 @dataclass(frozen=True)
 class Summary:
     """One finished game. ``winner_mask`` bit k: the k-th player in turn order
-    (counted from the one who began) won. ``won``: the team won (Gemeinsame
-    Sache), the human won (solo), or somebody won (the other bird games)."""
+    (counted from the one who began) won. ``won``: the engine's ``Outcome.won``
+    (the team won; else somebody won), in solo only when a person is among the
+    winners (the engine's Outcome does not say whether the people beat the bot)."""
 
     game: str
     variant: str
@@ -71,7 +72,7 @@ def summarize(game: Game, effects: list[dict], started_at: datetime, ended_at: d
     winners = sorted(outcome.winners)
     mask = sum(1 << ((seat - first) % n) for seat in winners)
     solo = bool(game.bot_seats)
-    won = any(seat not in game.bot_seats for seat in winners) if solo else outcome.won
+    won = outcome.won and (not solo or any(seat not in game.bot_seats for seat in winners))
     turns, rounds = turns_and_rounds(game, effects)
     return Summary(game=game.name, variant=variant_key(game.name, game.options), players=n, solo=solo,
                    first_seat=first, winners=winners, winner_mask=mask, won=won, reason=outcome.reason,

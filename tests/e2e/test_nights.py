@@ -117,6 +117,7 @@ def test_a_night_with_a_rematch_its_tally_and_a_replay(phone):
     expected = expected_state(replay({**first, "events": first["events"][:middle]}))
     assert shown_state(anna) == expected
     expect(anna.locator(f'#replay .replay-log li[value="{middle}"]')).to_have_class("current")
+    sentence = anna.locator(f'#replay .replay-log li[value="{middle}"]').inner_text().strip()
     anna.get_by_role("link", name="Einen Schritt vor").click()
     expect(replay_region).to_have_attribute("data-step", str(middle + 1))
     expect(anna.locator("#replay-slider input")).to_have_value(str(middle + 1))
@@ -124,4 +125,8 @@ def test_a_night_with_a_rematch_its_tally_and_a_replay(phone):
     ben.goto(anna.url.split("?")[0] + f"/mitte?schritt={middle}")     # the centre view of the same step
     expect(ben.locator("#replay.centre")).to_have_attribute("data-step", str(middle))
     assert shown_state(ben) == expected
+    line = ben.locator("#replay.centre .replay-line")   # the step's line, big enough to read across the table
+    expect(line).to_be_visible()
+    expect(line).to_contain_text(sentence)
+    assert float(line.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px")) >= 24
     assert errors == [], errors

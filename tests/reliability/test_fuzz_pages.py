@@ -1,6 +1,7 @@
 """Fuzzing the pages through real HTTP, as a phone's browser sends them: the forms
-(entries, undo, the lobby, creating and joining tables) with and without htmx and
-the CSRF token, the query strings of the controls and the sync poll, and paths.
+(entries, undo, the lobby, creating and joining tables, deleting a game night) with
+and without htmx and the CSRF token, the query strings of the controls, the sync
+poll and the replay (``schritt``), and paths.
 
 A form that asks for a change must be refused with the page's sentence naming
 what was wrong (or carried out when it is valid); a page or poll must be answered,
@@ -91,7 +92,7 @@ def mutated_query(target: str, draw) -> str:
         return path + "?" + quote(draw(st.binary(max_size=60)), safe="=&")
     if how == "add":
         pairs.append((draw(st.sampled_from(["at", "pick", "sp", "side", "undo", "card", "rev", "hold", "phase",
-                                            "lang", "seat"]) | odd_text), draw(form_text)))
+                                            "lang", "seat", "schritt"]) | odd_text), draw(form_text)))
     else:
         index = draw(st.integers(0, len(pairs) - 1))
         if how == "replace":
@@ -132,6 +133,73 @@ def test_query_strings_of_controls_and_sync_are_answered(ledger_for, live_server
 
     ask()
     ledger.done(400, record_property)
+
+
+def test_query_strings_of_the_replay_are_answered(ledger_for, live_server, wire, record_property):
+    """The replay of a finished game (phone view and centre view) with mutated ``schritt`` and other queries."""
+    subject = import_subject(wire, "gemeinsame-sache", 10_000)
+    viewer = Browser(live_server.url)
+    targets = []
+    for path in (f"/t/{subject.id}/wiederholung", f"/t/{subject.id}/wiederholung/mitte"):
+        page = viewer.open(f"{path}?schritt=3")
+        assert page.status == 200, page
+        targets += sorted({html.unescape(target) for target in HX_GET.findall(page.text)})
+    assert any("schritt=" in target for target in targets)
+    ledger = ledger_for([subject.id])
+
+    @fuzz_settings(400)
+    @given(st.data(), st.sampled_from(targets), st.booleans())
+    def ask(data, target, htmx):
+        headers = [("HX-Request", "true")] if htmx else []
+        if htmx and data.draw(st.booleans()):
+            headers.append(("HX-Trigger-Name", data.draw(st.sampled_from(["schritt", "", "schritt "])
+                                                         | st.text("abcXYZ019.-_", max_size=12))))
+        ledger.answered(viewer.send("GET", mutated_query(target, data.draw), headers))
+
+    ask()
+    viewer.close()
+    ledger.done(400, record_property)
+
+
+def test_deleting_a_night_is_refused_unless_a_seat_of_it_asks(ledger_for, live_server, wire, record_property):
+    """The night's deletion form: carried out for a phone holding a seat of the night
+    (with its CSRF token), whatever else the form holds; refused with a reason for any
+    other phone or without the token, and nothing deleted."""
+    def night():
+        subject = import_subject(wire, "cubirds", 10_000)
+        return subject, seated_browser(live_server, subject)
+
+    state = dict(zip(("subject", "seat"), night()))
+    stranger = Browser(live_server.url)
+    assert stranger.open("/").status == 200 and stranger.csrf
+    ledger = ledger_for([state["subject"].id])
+
+    @fuzz_settings(300)
+    @given(st.data(), st.sampled_from(["seat", "stranger"]), st.booleans(),
+           st.sampled_from(["ok", "ok", "none", "garbage"]))
+    def form(data, who, htmx, csrf):
+        draw = data.draw
+        fields = draw(st.lists(st.tuples(odd_text, form_text), max_size=3))
+        browser = state["seat"] if who == "seat" else stranger
+        kept = browser.csrf
+        if csrf == "garbage":
+            browser.csrf = draw(st.sampled_from(["", "null", kept[:-1], kept[::-1]])
+                                | st.text("abcXYZ019.-_", max_size=40))  # (a header: latin-1 only)
+        answer = browser.post_form(f"/t/{state['subject'].id}/abend/loeschen", fields, htmx, csrf != "none")
+        browser.csrf = kept
+        if who == "seat" and csrf == "ok":
+            assert answer.status == 200 and "gelöscht" in answer.text, answer
+            ledger.accepted()
+            state["seat"].close()
+            state["subject"], state["seat"] = night()
+            ledger.watch(state["subject"].id)
+        else:
+            ledger.refused(answer)
+
+    form()
+    state["seat"].close()
+    stranger.close()
+    ledger.done(300, record_property)
 
 
 def test_lobby_create_and_join_forms_are_refused_or_carried_out(ledger_for, live_server, wire, record_property):

@@ -1,6 +1,7 @@
 """Fuzzing what reaches the engine's header validation through real HTTP: the options
-of new tables and rematches, and whole records to import (as JSON bodies, pasted,
-and as uploaded files in every encoding, deeply nested, with huge numbers).
+of new tables and rematches, whole records to import (as JSON bodies, pasted,
+and as uploaded files in every encoding, deeply nested, with huge numbers), and
+night files (a game night's export: a chain of records, imported all or nothing).
 
 The engine judges each input here first (an ``EngineError`` or none; any other
 exception is a crash and fails the test). A valid input must be carried out; any
@@ -21,6 +22,7 @@ from fuzzing import (
 
 from engine import game_class, new_game, parse_record
 from engine.randomplay import random_record
+from webapp.nights import NIGHT_FORMAT, NIGHT_GAMES_MAX
 
 GAME_NAMES = sorted({game for game, _options, _players in GAMES.values()})
 EVENTS_MAX = 5000
@@ -182,6 +184,74 @@ def test_record_files_and_pasted_records_are_refused_or_imported(ledger_for, liv
     upload()
     browser.close()
     ledger.done(1000, record_property)
+
+
+def night_verdict(data) -> bool:
+    """Whether ``data`` (sent to the import form) is to be imported: a night file of
+    1 to NIGHT_GAMES_MAX games whose every record is valid, or else a valid record."""
+    if not (isinstance(data, dict) and data.get("format") == NIGHT_FORMAT):
+        refusal, web_refuses = record_verdict(data)
+        return refusal is None and not web_refuses
+    games = data.get("games")
+    if not isinstance(games, list) or not 1 <= len(games) <= NIGHT_GAMES_MAX:
+        return False
+    for game in games:
+        refusal, web_refuses = record_verdict(game.get("record") if isinstance(game, dict) else None)
+        if refusal is not None or web_refuses:
+            return False
+    return True
+
+
+def mutated_night(draw, records=records_to_mutate()) -> dict:
+    """A night file of valid records (some finished), one of its parts mutated."""
+    chosen = draw(st.lists(st.sampled_from(records), min_size=1, max_size=3))
+    night = {"format": NIGHT_FORMAT, "exported": "2026-12-02T20:00:00+01:00",
+             "games": [{"record": record, "summary": {"game": record["game"]}} for record in chosen]}
+    how = draw(st.sampled_from(["record", "record", "anywhere", "games", "format", "none", "many"]))
+    if how == "record":
+        index = draw(st.integers(0, len(chosen) - 1))
+        night["games"][index] = {"record": mutated_record(draw)}
+    elif how == "anywhere":
+        night = mutate(night, draw)
+    elif how == "games":
+        night["games"] = draw(wild_values)
+    elif how == "format":
+        night["format"] = draw(wild_values | st.just("kartentisch-night/2"))
+    elif how == "many":
+        night["games"] = night["games"][:1] * draw(st.sampled_from([NIGHT_GAMES_MAX, NIGHT_GAMES_MAX + 1]))
+    return night
+
+
+def test_night_files_are_imported_whole_or_refused_changing_nothing(ledger_for, live_server, record_property):
+    """A night file through the import form: imported whole when every record is valid
+    (and there are not too many), else refused with a reason and nothing made."""
+    browser = Browser(live_server.url)
+    assert browser.open("/").status == 200 and browser.csrf
+    ledger = ledger_for([])
+
+    @fuzz_settings(400)
+    @given(st.data(), st.sampled_from(["file", "paste"]))
+    def upload(data, how):
+        text = json_text(mutated_night(data.draw), data.draw)
+        if how == "file":
+            answer = browser.send("POST", "/import", [
+                ("Content-Type", "multipart/form-data; boundary=kt-fuzz-boundary"), ("X-CSRFToken", browser.csrf)],
+                multipart([("file", "abend.json", text.encode("utf-8", "surrogatepass"))]))
+            night = strict_json(text.encode("utf-8", "surrogatepass"))
+        else:
+            answer = browser.send("POST", "/import", [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("X-CSRFToken", browser.csrf)],
+                form_body([("record", text)]))
+            night = strict_json(as_received(text))
+        if night is not NO_JSON and night_verdict(night):
+            assert answer.status == 303, answer
+            ledger.accepted()
+        else:
+            ledger.refused(answer)
+
+    upload()
+    browser.close()
+    ledger.done(400, record_property)
 
 
 def finished_table(wire: Wire, live_server) -> tuple[object, Browser]:

@@ -362,3 +362,87 @@ def test_statistics_say_so_when_there_are_no_simulated_figures(client, monkeypat
     finished_games(client)
     page = client.get("/statistik").get_data(as_text=True)
     assert "Keine simulierten Zahlen vorhanden" in page and page.count("<svg") == 3
+
+
+# --- importing a night file: all or nothing, capped, counted against the create limit -----------------
+def night_file(records: list[dict]) -> str:
+    return json.dumps({"format": "kartentisch-night/1", "games": [{"record": record} for record in records]})
+
+
+def test_a_night_file_with_a_bad_second_record_changes_nothing(app, client):
+    good = bird_record()
+    bad = bird_record(seed=6)
+    bad["players"] = ["Anna", "x" * 41, "Carla"]   # the engine takes it; the store's names are 1 to 40 long
+    replay(bad)
+    before = row_counts(app)
+    answer = client.post("/import", data={"record": night_file([good, bad])})
+    assert answer.status_code == 422
+    text = answer.get_data(as_text=True)
+    assert 'class="error"' in text and "Spiel 2 der Datei" in text and "40" in text
+    assert row_counts(app) == before
+
+
+def test_a_night_file_holds_at_most_night_games_max_games(app, client):
+    from webapp.nights import NIGHT_GAMES_MAX
+    record = {**bird_record(), "events": []}
+    answer = client.post("/import", data={"record": night_file([record] * (NIGHT_GAMES_MAX + 1))})
+    assert answer.status_code == 413
+    assert f"höchstens {NIGHT_GAMES_MAX} Spiele" in answer.get_data(as_text=True)
+    assert row_counts(app)["tables"] == 0
+    assert client.post("/import", data={"record": night_file([record] * NIGHT_GAMES_MAX)}).status_code == 303
+    assert row_counts(app)["tables"] == NIGHT_GAMES_MAX
+
+
+def test_the_longest_night_file_fits_the_create_limit():
+    from limits import parse
+
+    from webapp.nights import NIGHT_GAMES_MAX
+    from webapp.tables import CREATE_LIMIT
+    assert NIGHT_GAMES_MAX <= parse(CREATE_LIMIT).amount
+
+
+def test_each_table_of_a_night_file_counts_against_the_create_limit(make_app):
+    from limits import parse
+
+    from webapp.tables import CREATE_LIMIT
+    app = make_app(RATELIMIT_ENABLED=True)
+    client = app.test_client()
+    record = {**bird_record(), "events": []}
+    half = parse(CREATE_LIMIT).amount // 2 + 1
+    assert client.post("/import", data={"record": night_file([record] * half)}).status_code == 303
+    refused = client.post("/import", data={"record": night_file([record] * half)})
+    assert refused.status_code == 429 and "warten" in refused.get_data(as_text=True)
+    assert row_counts(app)["tables"] == half
+    assert client.post("/import", data={"record": night_file([record])}).status_code == 303  # the refusal cost one
+
+
+# --- the CSV export: no formulas --------------------------------------------------------------------
+def test_csv_cells_that_a_spreadsheet_would_run_are_quoted(app, client):
+    from webapp.nights import csv_cell
+    assert [csv_cell(v) for v in ("=1+1", "+1", "-1", "@A1", "\tx", "\rx", "Anna", 3, -2)] == \
+        ["'=1+1", "'+1", "'-1", "'@A1", "'\tx", "'\rx", "Anna", 3, -2]
+    record = {**bird_record(), "players": ["=HYPERLINK(1)", "@Ben", "-Carla"]}
+    made = client.post("/api/tables", json={"record": record}).json
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/t/{made['id']}/abend.csv").get_data(as_text=True))))
+    assert rows[0]["players"] == "'=HYPERLINK(1) | @Ben | -Carla"
+    winners = rows[0]["winners"]
+    assert not winners or winners.startswith("'") and winners[1] in "=@-"
+    assert rows[0]["number"] == "1" and int(rows[0]["turns"]) > 0
+
+
+# --- the replay's centre view -------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["birds", "gemeinsame-sache"])
+def test_the_centre_view_shows_the_line_of_the_step(client, kind):
+    if kind == "birds":
+        record = bird_record()
+    else:
+        record = {**rummy_record(dict(RUMMY_WIN[0]), RUMMY_WIN[1]), "players": ["Anna", "Ben"]}
+    made = client.post("/api/tables", json={"record": record}).json
+    phone = client.get(f"/t/{made['id']}/wiederholung?schritt=5").get_data(as_text=True)
+    sentence = re.search(r'<li value="5" class="current"[^>]*><a [^>]*>(.*?)</a>', phone, re.S).group(1).strip()
+    assert sentence
+    centre = client.get(f"/t/{made['id']}/wiederholung/mitte?schritt=5", headers={"HX-Request": "true"})
+    line = re.search(r'<p class="replay-line"[^>]*>(.*?)</p>', centre.get_data(as_text=True), re.S)
+    assert line and sentence in line.group(1) and "<small>5</small>" in line.group(1)
+    start = client.get(f"/t/{made['id']}/wiederholung/mitte?schritt=0").get_data(as_text=True)
+    assert 'class="replay-line"' not in start

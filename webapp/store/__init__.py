@@ -18,10 +18,10 @@ from .reads import (
     REVISION_OF_TABLE, bot_names, get_table, history, human_seat_range, is_table_id, log_rows, next_game,
     record, seat_by_token, seat_of_token, state_answer, table_by_code,
 )
-from .writing import delete_tables
+from .writing import committed, delete_tables
 
 __all__ = [
-    "EVENTS_MAX", "KEY_MAX", "NAME_MAX", "REVISION_OF_TABLE", "Loaded", "bot_names", "clean_name", "clear_cache",
+    "EVENTS_MAX", "KEY_MAX", "NAME_MAX", "REVISION_OF_TABLE", "Loaded", "bot_names", "clean_name", "clear_cache", "committed",
     "create_table", "delete_tables", "game_at", "get_table", "history", "human_seat_range", "import_table", "is_table_id", "join",
     "log_rows", "move_seat", "new_seat_token", "next_game", "record", "rematch", "remove_seat", "seat_by_token",
     "seat_of_token", "start", "state_answer", "submit", "table_by_code", "undo",

@@ -31,13 +31,21 @@ JOIN_ALPHABET = "BCDFGHJKMNPQRSTVWXZ23456789"
 
 @contextmanager
 def committed() -> Iterator[None]:
-    """Commit what the block added, or roll it all back if it raises."""
+    """Commit what the block added, or roll it all back if it raises. Inside another
+    ``committed()`` block it leaves both to the outer one: one transaction (a night file)."""
+    info = db.session.info
+    if info.get("committing"):
+        yield
+        return
+    info["committing"] = True
     try:
         yield
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
+    finally:
+        info["committing"] = False
 
 
 @contextmanager
