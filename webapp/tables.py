@@ -200,7 +200,8 @@ def lobby_context(table: Table, seat=_THIS_PHONE) -> dict:
     lo, hi = store.human_seat_range(table.game, table.options)
     seat = seats.current(table) if seat is _THIS_PHONE else seat
     return {"table": table, "game_title": title(table.game), "join_url": join_url(table), "screen": screen_for(table.game),
-            "seat": seat, "seat_range": (lo, hi), "bots": store.bot_names(table.game, table.options),
+            "seat": seat, "seat_range": (lo, hi), "joinable": hi > 1,  # one seat: the creator's, nobody joins
+            "bots": store.bot_names(table.game, table.options),
             "can_start": lo <= len(table.seats) <= hi, "unreachable": unreachable_for_phones(),
             "lost_seat": seats.lost(table)}
 

@@ -393,7 +393,7 @@ def open_table(phone, game_title: str, names: list[str], errors: list, solo: boo
     details.locator("input[name=name]").fill(names[0])
     details.get_by_role("button", name="Tisch erstellen").click()
     pages = [first]
-    join_url = first.locator("#join-url").inner_text()
+    join_url = first.locator("#join-url").inner_text() if names[1:] else None  # a solo table offers no joining
     for name in names[1:]:
         page = phone()
         watch_console(page, errors)

@@ -201,6 +201,34 @@ def test_plain_http_explains_the_missing_wake_lock_once(insecure_page, page):
     expect(note).to_be_hidden()
 
 
+# Where the main content and the step's entries lie, and the viewport's height.
+LAYOUT = """() => ({
+  main: document.getElementById("page").getBoundingClientRect().top,
+  taps: [...document.querySelectorAll("#controls button")].filter(b => b.offsetParent)
+          .map(b => b.getBoundingClientRect().bottom),
+  height: window.innerHeight,
+})"""
+
+
+def test_the_plain_http_note_lies_over_the_page_without_pushing_it_down(insecure_page, page):
+    """The note on a fresh phone's first table page (served over http on the LAN) is a
+    bar over the foot of the screen: the step keeps its place, its taps stay on screen."""
+    seat_url = game_table(page)["seat_url"]
+    visit(insecure_page, urlsplit(seat_url).path)
+    note = insecure_page.locator("#insecure-note")
+    expect(note).to_be_visible()
+    shown = insecure_page.evaluate(LAYOUT)
+    box = note.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= shown["height"] + 1, "the note is not wholly on screen"
+    assert box["height"] < shown["height"] / 2, f"the note covers {box['height']:.0f} of {shown['height']} px"
+    expect(note.get_by_role("button")).to_be_in_viewport()
+    assert shown["taps"] and max(shown["taps"]) <= shown["height"], "the step's taps left the screen"
+    note.get_by_role("button").click()
+    expect(note).to_be_hidden()
+    gone = insecure_page.evaluate(LAYOUT)
+    assert gone["main"] == shown["main"] and gone["taps"] == shown["taps"], (shown, gone)
+
+
 # --- reconnecting ------------------------------------------------------------
 
 def undo_by_api(page, table: dict, version: int) -> None:

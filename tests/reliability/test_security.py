@@ -12,7 +12,7 @@ import pytest
 
 from engine.randomplay import random_record
 from webapp import seats, store
-from webapp.security import SECURITY_HEADERS
+from webapp.security import SECURITY_HEADERS, TRUSTWORTHY_ORIGIN_HEADERS
 
 HOSTILE = ['<script>alert("x")</script>', '"><img src=x onerror=alert(1)>', "'><svg onload=alert(2)>"]
 PLAYER_COUNTS = {"gleich-und-gleich": 3, "cubirds": 2, "gemeinsame-sache": 2}
@@ -178,6 +178,36 @@ def test_every_page_has_the_security_headers_and_no_inline_script(app, client):
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "unsafe-eval" not in csp
     for where, html in pages.items():
         assert inline_code(html) == [], f"inline script or style on {where}"
+
+
+COOP = "Cross-Origin-Opener-Policy"
+
+
+@pytest.mark.parametrize("base_url, environ", [
+    ("https://kartentisch.example.org", {}),
+    # behind a reverse proxy gunicorn sets the scheme from the proxy's X-Forwarded-Proto
+    ("http://kartentisch.example.org", {"wsgi.url_scheme": "https"}),
+    ("http://localhost:8000", {}),
+    ("http://127.0.0.1:8000", {}),
+])
+def test_the_opener_policy_is_sent_where_the_browser_honours_it(client, base_url, environ):
+    answer = client.get("/", base_url=base_url, environ_overrides=environ)
+    assert answer.headers.get(COOP) == TRUSTWORTHY_ORIGIN_HEADERS[COOP] == "same-origin"
+
+
+@pytest.mark.parametrize("base_url, headers", [
+    ("http://192.168.1.23:8000", {}),
+    ("http://kartentisch.lan", {}),
+    # the header alone (no trusted proxy turned it into the scheme) changes nothing
+    ("http://192.168.1.23:8000", {"X-Forwarded-Proto": "https"}),
+])
+def test_no_opener_policy_over_plain_http_on_the_lan(client, base_url, headers):
+    """Chrome ignores the header on an untrustworthy origin and logs a console error
+    on every page about it."""
+    for path in ("/", "/t/no-such-table", "/regeln/cubirds"):
+        answer = client.get(path, base_url=base_url, headers=headers)
+        assert COOP not in answer.headers, (base_url, path)
+        assert answer.headers["Content-Security-Policy"] == SECURITY_HEADERS["Content-Security-Policy"]
 
 
 def test_joining_and_creating_are_rate_limited(make_app):

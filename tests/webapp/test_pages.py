@@ -317,6 +317,45 @@ def test_the_lobby_counts_seats_in_words(app, client):
     assert "2 bis 5 Plätze" in client.get(f"/t/{create_by_form(client)}").text
 
 
+def test_a_one_seat_table_is_worded_for_one_player_and_offers_no_joining(app, client):
+    """Solo against RobinBird: the engine gives the table one human seat, so there is
+    nobody to seat clockwise and nobody to invite."""
+    solo = create_by_form(client, game="cubirds", solo="1")
+    with app.app_context():
+        assert store.human_seat_range("cubirds", store.get_table(solo).options)[1] == 1
+    code = join_code(app, solo)
+    lobby = client.get(f"/t/{solo}").text
+    assert "<h2>Dein Platz</h2>" in lobby and "im Uhrzeigersinn" not in lobby
+    assert "qr.svg" not in lobby and f"/j/{code}" not in lobby and code not in lobby
+    watcher = app.test_client().get(f"/t/{solo}").text
+    assert "Platz nehmen" not in watcher and f"/j/{code}" not in watcher
+    several = create_by_form(client, game="cubirds")
+    lobby = client.get(f"/t/{several}").text
+    assert "Plätze (im Uhrzeigersinn)" in lobby and "qr.svg" in lobby and f"/j/{join_code(app, several)}" in lobby
+    assert "Platz nehmen" in app.test_client().get(f"/t/{several}").text
+
+
+def rules_links(page: str) -> dict[str, str]:
+    """Link text -> address of each link to a rule page."""
+    return {re.sub(r"<[^>]+>", "", text).strip(): href
+            for href, text in re.findall(r'<a [^>]*href="(/regeln/[^"#]+)"[^>]*>(.*?)</a>', page)}
+
+
+def test_the_rules_are_linked_per_game_from_the_start_page_and_from_a_tables_tools(app, client):
+    start = rules_links(client.get("/").text)
+    assert start == {"Die Regeln von Gleich und gleich": "/regeln/gleich-und-gleich",
+                     "Die Regeln von CuBirds": "/regeln/cubirds",
+                     "Die Regeln von Gemeinsame Sache": "/regeln/gemeinsame-sache"}
+    table_id, (ben,) = started_table(app, client)
+    for phone in (client, ben, app.test_client()):  # both seats and a viewer
+        page = phone.get(f"/t/{table_id}").text
+        tools = page[page.index('<section class="card tools">'):]
+        assert rules_links(tools) == {"Die Regeln von Gleich und gleich": "/regeln/gleich-und-gleich"}
+    for href in {*start.values()}:
+        rules = client.get(href)
+        assert rules.status_code == 200 and "<h1" in rules.text
+
+
 def test_the_lobby_links_the_games_stylesheet(app, client):
     lobby = client.get(f"/t/{create_by_form(client, game='gemeinsame-sache')}").text
     with app.test_request_context():

@@ -56,6 +56,11 @@ def why(game: str, key: str) -> dict | None:
     }
 
 
+def rules_href(game: str) -> str | None:
+    """The address of ``game``'s rule page, None if the app has no rules for it."""
+    return url_for("rulebook.game_page", game=game) if game in SOURCES else None
+
+
 @bp.app_context_processor
 def rule_helpers() -> dict:
-    return {"rule_why": why}
+    return {"rule_why": why, "rules_href": rules_href}
