@@ -23,7 +23,7 @@ from ..errors import Refusal
 from ..extensions import db
 from ..models import Event, Table
 
-CACHE_SIZE = 256  # replayed games per process (a game is a few KB to ~130 KB); a table beyond them replays again
+CACHE_SIZE = 128  # replayed games per process (a game is a few KB to ~130 KB); a table beyond them replays again
 
 
 @dataclass
