@@ -2,7 +2,7 @@
 
 The state of a game is derived by replaying its events (records.md).
 """
-from .errors import EngineError, IllegalEvent, InvalidRecord, Word
+from .errors import EngineError, IllegalEvent, InvalidRecord, Phrase, Word
 from .game import RECORD_FORMAT, Awaiting, Game, LegalEvents, Outcome
 from .records import Replay, game_class, load_record, new_game, parse_record, replay, replay_until_illegal
 
@@ -23,6 +23,6 @@ _load_games()
 
 __all__ = [
     "GAMES", "RECORD_FORMAT", "Awaiting", "EngineError", "Game", "IllegalEvent",
-    "InvalidRecord", "LegalEvents", "Outcome", "Replay", "Word", "game_class", "load_record", "new_game",
+    "InvalidRecord", "LegalEvents", "Outcome", "Phrase", "Replay", "Word", "game_class", "load_record", "new_game",
     "parse_record", "register", "replay", "replay_until_illegal",
 ]

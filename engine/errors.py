@@ -13,6 +13,28 @@ class Word(str):
     (``Word("König")``; names and numbers stay plain strings)."""
 
 
+class Phrase(str):
+    """A parameter made of words and plain text (a card label is ``Word("D")`` +
+    ``"♥"``): German as a string, and ``parts`` for the web layer to translate the
+    words in (English "Q♥")."""
+
+    parts: tuple[str, ...]
+
+    def __new__(cls, parts):
+        parts = tuple(parts)
+        phrase = super().__new__(cls, "".join(parts))
+        phrase.parts = parts
+        return phrase
+
+    @classmethod
+    def joined(cls, separator: str, items) -> "Phrase":
+        """Words, phrases or plain texts with ``separator`` between them (``"Eule, Tukan"``)."""
+        parts: list[str] = []
+        for item in items:
+            parts += [separator] * bool(parts) + list(item.parts if isinstance(item, Phrase) else (item,))
+        return cls(parts)
+
+
 class _Shown(str):
     """A bad input shortened for a message; ``{value!r}`` shows it as it is."""
 
@@ -24,10 +46,10 @@ _MAX_SHOWN = 60
 
 
 def brief(value):
-    """A parameter as a message may show it: words, short texts and numbers as they
+    """A parameter as a message may show it: words, phrases, short texts and numbers as they
     are; long texts, huge numbers and containers shortened, without recursion (the
     input may be hostile: megabytes, or nested a thousand levels deep)."""
-    if isinstance(value, Word) or value is None or isinstance(value, (bool, float)):
+    if isinstance(value, (Word, Phrase)) or value is None or isinstance(value, (bool, float)):
         return value
     if isinstance(value, int):
         return value if abs(value) < 10 ** 18 else _Shown(f"<a number of {value.bit_length()} bits>")

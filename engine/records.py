@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from .errors import IllegalEvent, InvalidRecord
 from .game import RECORD_FORMAT, Game
-from .shape import MAX_EVENTS, MAX_RECORD_BYTES, shape_error
+from .shape import MAX_EVENTS, MAX_RECORD_BYTES, json_int, shape_error
 
 
 def game_class(name: str) -> type[Game]:
@@ -88,7 +88,7 @@ def parse_options(text: str) -> dict:
     """Options given as JSON text (the command line's ``--options``); InvalidRecord
     when it is no JSON object."""
     try:
-        options = json.loads(text) if text else {}
+        options = json.loads(text, parse_int=json_int) if text else {}
     except ValueError as err:
         raise InvalidRecord("bad-options", "--options ist kein JSON: {why}", {"why": str(err)}) from None
     except RecursionError:
@@ -105,7 +105,7 @@ def load_record(path: str | Path) -> dict:
         if path.stat().st_size > MAX_RECORD_BYTES:
             raise InvalidRecord("too-large", "Datei {path} ist zu groß für einen Spielbericht (höchstens {limit} Bytes)",
                                 {"path": str(path), "limit": MAX_RECORD_BYTES})
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), parse_int=json_int)
     except (OSError, ValueError) as err:
         raise InvalidRecord("unreadable", "Datei {path} ist kein lesbarer Spielbericht: {why}",
                             {"path": str(path), "why": str(err)}) from None

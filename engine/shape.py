@@ -21,6 +21,17 @@ MAX_RECORD_BYTES = 20_000_000    # a record file
 MAX_INT = 2 ** 63                # integers beyond this are no count the games know
 
 
+def json_int(text: str) -> int:
+    """``json.loads``'s ``parse_int``: the number; for one of more digits than Python
+    converts (4300) a power of two of its size, beyond ``MAX_INT`` — refused by
+    ``shape_error`` naming its field, not by ``json`` in Python's English."""
+    try:
+        return int(text)
+    except ValueError:
+        stand_in = 1 << int((len(text.lstrip("-")) - 1) * math.log2(10))   # as many bits as the number
+        return -stand_in if text.startswith("-") else stand_in
+
+
 def shape_error(value, field: str, refusal: type[EngineError], max_nodes: int = MAX_NODES) -> EngineError | None:
     """The ``refusal`` (IllegalEvent or InvalidRecord) for the first thing
     that makes ``value`` no bounded JSON value; None when it is fine."""

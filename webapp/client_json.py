@@ -5,7 +5,9 @@ RFC 8259 JSON in UTF-8 (or UTF-16/32 with a BOM, as ``json`` detects them), at m
 Python's ``json`` alone would let through what the database or the engine then
 fails on with a 500: ``NaN``/``Infinity`` and numbers too large for a float
 (PostgreSQL's JSON type refuses them), lone UTF-16 surrogates (no encoding
-can store them) and nesting deep enough to exhaust the recursion limit. Records,
+can store them) and nesting deep enough to exhaust the recursion limit. An
+integer of more digits than Python converts is read as one beyond the engine's
+bounds (``engine.shape.json_int``), so the engine refuses it naming its field. Records,
 events and options are a few levels deep; ``DEPTH_MAX`` leaves room to spare.
 """
 from __future__ import annotations
@@ -14,6 +16,8 @@ import json
 import math
 
 from flask_babel import lazy_gettext as _l
+
+from engine.shape import json_int
 
 from .errors import Refusal
 
@@ -46,12 +50,12 @@ def _finite(text: str) -> float:
 def load(raw: bytes | str, not_json) -> object:
     """The value of ``raw``; ``not_json`` is the refusal's message when ``raw`` is no JSON at all."""
     try:
-        value = json.loads(raw, parse_constant=_constant, parse_float=_finite)
+        value = json.loads(raw, parse_constant=_constant, parse_float=_finite, parse_int=json_int)
     except _NotJson as err:
         raise Refusal(400, "bad-json", BAD_NUMBER, {"number": err.number[:40]}) from None
     except RecursionError:
         raise Refusal(400, "bad-json", TOO_DEEP, {"max": DEPTH_MAX}) from None
-    except ValueError:  # also a wrong encoding and an integer of more than 4300 digits
+    except ValueError:  # also a wrong encoding
         raise Refusal(400, "bad-json", not_json) from None
     _check_tree(value)
     return value

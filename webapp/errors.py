@@ -5,7 +5,7 @@ from flask import jsonify, render_template, request
 from flask_babel import gettext, lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
-from engine import EngineError, Word
+from engine import EngineError, Phrase, Word
 
 
 class Refusal(Exception):
@@ -37,13 +37,21 @@ class Refusal(Exception):
     def from_reason(cls, reason: dict, status: int = 422) -> "Refusal":
         """A refusal as the engine gives it as data (``EngineError.reason()``, e.g. a
         ``legal_choices()`` reason), translated: the German template and the words
-        among the parameters (``engine.Word``) are message ids; names and numbers stay."""
-        params = {name: gettext(value) if isinstance(value, Word) else value
-                  for name, value in reason["params"].items()}
+        among the parameters (``engine.Word``, also inside an ``engine.Phrase``) are message ids;
+        names and numbers stay."""
+        params = {name: translated(value) for name, value in reason["params"].items()}
         return cls(status, reason["code"], gettext(reason["template"]), params)
 
     def to_dict(self) -> dict:
         return {"error": self.message, "code": self.code, **self.extra}
+
+
+def translated(value):
+    """An engine parameter in the page's language: a ``Word`` translated, a ``Phrase``
+    with its words translated (German "D♥" is English "Q♥"), anything else as it is."""
+    if isinstance(value, Phrase):
+        return "".join(map(translated, value.parts))
+    return gettext(value) if isinstance(value, Word) else value
 
 
 NOT_FOUND = _l("Diesen Tisch gibt es nicht")

@@ -35,7 +35,7 @@ from operator import attrgetter
 from typing import ClassVar
 
 from .. import register
-from ..errors import IllegalEvent, InvalidRecord, Word
+from ..errors import IllegalEvent, InvalidRecord, Phrase, Word
 from ..game import Awaiting, Game, Outcome
 from . import events
 from .knowledge import add_counts, check_hidden, hand_allows, hand_extra
@@ -240,13 +240,16 @@ class BirdGame(Game):
 
     # --- helpers for screens -------------------------------------------------
     def preview_play(self, cards: list, row: int, side: str) -> dict:
-        """What playing ``cards`` at ``side`` of ``row`` would capture, and whether a
-        refill would follow; the state is not changed."""
+        """What playing ``cards`` at ``side`` of ``row`` would capture (the cards, and
+        their positions in the row now), and whether a refill would follow; the state
+        is not changed."""
         cards = tuple(self._cards(cards, "cards"))
         self._one_species(cards)
-        row = self._row(row)
-        new_row, captured = place(self.rows[row], cards, self._side(side), self.ruleset.species_of)
+        old_row, side = self.rows[self._row(row)], self._side(side)
+        new_row, captured = place(old_row, cards, side, self.ruleset.species_of)
+        first = len(old_row) - len(captured) if side == RIGHT else 0   # a capture is taken from the played end
         return {"row": list(new_row), "captured": list(captured),
+                "captured_positions": list(range(first, first + len(captured))),
                 "refill_needed": bool(captured) and needs_refill(new_row, self.ruleset.species_of)}
 
     def setup_draft(self, dealer: int = 0) -> SetupDraft:
@@ -406,7 +409,7 @@ class BirdGame(Game):
         if len(species) > 1:
             labels = sorted(self.ruleset.species_label(s) for s in species)
             raise IllegalEvent("mixed-species", "Alle Karten müssen eine Art sein, nicht {species}",
-                               {"species": ", ".join(labels)})
+                               {"species": Phrase.joined(", ", labels)})
         return species.pop()
 
     # --- card movements --------------------------------------------------------

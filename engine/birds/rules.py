@@ -18,6 +18,8 @@ HAND_SIZE = 8
 ROW_SETUP_SIZE = 3
 DRAW_AFTER_NO_CAPTURE = 2      # "die obersten 2 Karten des Ziehstapels"
 ROBIN_NAME = "RobinBird"
+TRIPLES_TO_WIN = 2             # the second win: this many species ...
+TRIPLE_SIZE = 3                # ... with at least this many cards each
 MAX_ROBIN_HANDICAP = 8         # extra cards in RobinBird's collection (option robin_handicap)
 FLOCK_KEEPS = {"big": 2, "small": 1, None: 0}
 
@@ -44,8 +46,8 @@ class Ruleset:
     card_labels: dict[str, str]            # German display name of a card
     card_accusative: dict[str, str]        # "eine 9", "einen König" (for messages)
     distinct_to_win: int                   # 7, or 6 in Schnelles Spiel
-    triples_to_win: int = 2                # species with >= 3 cards each
-    triple_size: int = 3
+    triples_to_win: int = TRIPLES_TO_WIN
+    triple_size: int = TRIPLE_SIZE
     reshuffle_on_draw: bool = True         # the optional draw of 2 may shuffle the discard pile in
 
     def __post_init__(self):

@@ -185,6 +185,11 @@ class GemeinsameSache(Game):
         won_by_lay = self._status == "won" and self.events[-1]["type"] in ("complete", "lay-off")
         return self._turns + won_by_lay
 
+    def current_turn(self) -> int:
+        """The turn a table shows ("Zug n"): the one being played, counted from 1;
+        once the game is over, the turns played."""
+        return self._turns + 1 if self._status == "playing" else self.turns_played()
+
     def ends_turn(self, effect: dict) -> bool:
         """A discard or an end-turn ends a turn, and so does a lay that wins the game."""
         return effect.get("type") in ("discard", "end-turn") or effect.get("status") == "won"

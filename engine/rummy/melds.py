@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import IllegalEvent
+from ..errors import IllegalEvent, Phrase, Word
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("H", "D", "S", "C")
@@ -21,21 +21,29 @@ DECK = REAL_CARDS + (JOKER, JOKER)
 VALUE = {rank + suit: i + 1 for suit in SUITS for i, rank in enumerate(RANKS)}
 SUIT_OF = {card: card[-1] for card in REAL_CARDS}
 
-_RANK_LABEL = {"J": "B", "Q": "D"}
-_SUIT_SYMBOL = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
+_RANK_WORD = {"J": Word("B"), "Q": Word("D"), "K": Word("K"), "A": Word("A")}   # German letters, message ids
+SUIT_SYMBOL = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
 
 
-def label(card: str) -> str:
-    """German display name: ``"D♥"``, ``"10♣"``, ``"Joker"``, ``"Joker (6♣)"``."""
+def label_parts(card: str) -> tuple[str, ...]:
+    """A card's display name in parts, the letters of the court cards and the
+    ace as ``Word``: ``(Word("D"), "♥")``, ``("10", "♣")``, ``(Word("Joker"), " (", "6", "♣", ")")``."""
     if card == JOKER:
-        return "Joker"
+        return (Word("Joker"),)
     if card.startswith(JOKER + ":"):
-        return f"Joker ({label(card[3:])})"
-    return _RANK_LABEL.get(card[:-1], card[:-1]) + _SUIT_SYMBOL[card[-1]]
+        return (Word("Joker"), " (", *label_parts(card[3:]), ")")
+    return _RANK_WORD.get(card[:-1], card[:-1]), SUIT_SYMBOL[card[-1]]
 
 
-def labels(cards) -> str:
-    return " ".join(label(card) for card in cards)
+def label(card: str) -> Phrase:
+    """The display name as a refusal's parameter: German ``"D♥"``, ``"10♣"``, ``"Joker (6♣)"``;
+    the web layer translates its words (English ``"Q♥"``)."""
+    return Phrase(label_parts(card))
+
+
+def labels(cards) -> Phrase:
+    """Several display names, space-separated (``"D♥ 10♣"``)."""
+    return Phrase.joined(" ", map(label, cards))
 
 
 def check_card(card, field: str = "card") -> str:
@@ -194,7 +202,7 @@ def complete_start(start: Start, card: str, as_card: str | None, ace_low_only: b
         if as_card is None:
             if start.kind == "run":
                 raise IllegalEvent("joker-needs-as", "Ein Joker in einer Folge muss sagen, für welche Karte er steht "
-                                   "(\"as\": {cards})", {"cards": " oder ".join(options)})
+                                   "(\"as\": {cards})", {"cards": " / ".join(options)})
             return set_figure(start.id, start.cards + (JOKER,), start.value)
         if as_card not in options:
             raise IllegalEvent("joker-does-not-fit", "Der Joker kann hier nicht für {card} stehen; möglich: {cards}",
@@ -203,9 +211,9 @@ def complete_start(start: Start, card: str, as_card: str | None, ace_low_only: b
         placed = as_card
     else:
         if card not in options:
-            raise IllegalEvent("does-not-complete", "{card} ergänzt den Ansatz {start} ({cards}) nicht; passend: {fits}",
-                               {"card": label(card), "start": start.id, "cards": labels(start.cards),
-                                "fits": labels(options) + " oder ein Joker"})
+            raise IllegalEvent("does-not-complete", "{card} ergänzt den Ansatz {start} ({cards}) nicht; passend: "
+                               "{fits} oder ein Joker", {"card": label(card), "start": start.id,
+                                                         "cards": labels(start.cards), "fits": labels(options)})
         token = placed = card
     if start.kind == "set":
         return set_figure(start.id, start.cards + (token,), start.value)
@@ -242,7 +250,7 @@ def lay_off(figure: Figure, card: str, as_card: str | None, ace_low_only: bool) 
         return set_figure(figure.id, figure.cards + (token,), figure.value)
     if placed is None:
         raise IllegalEvent("joker-needs-as", "Ein Joker in einer Folge muss sagen, für welche Karte er steht "
-                           "(\"as\": {cards})", {"cards": " oder ".join(figure.run_ends(ace_low_only).values())})
+                           "(\"as\": {cards})", {"cards": " / ".join(figure.run_ends(ace_low_only).values())})
     ends = figure.run_ends(ace_low_only)
     if placed not in ends.values():
         raise IllegalEvent("does-not-fit", "{card} passt an keines der Enden der Folge {figure} ({cards})",

@@ -6,6 +6,7 @@ from ..errors import InvalidRecord
 HAND_SIZE = 10
 FULL_DRAW_PILE = 33          # 54 − 2 × 10 − 1 first discard
 DEFAULT_MAX_STARTS = 2
+THREE_STARTS = 3             # the option "Drei Ansätze" (max_starts)
 START_SIZE = 2               # "genau zwei Karten (kein Joker)"
 MIN_FIGURE = 3
 MAX_SET = 4                  # "Ein Satz hat höchstens vier Karten"
@@ -33,8 +34,7 @@ def validate_options(options: dict) -> dict:
     level = options.get("level")
     size = options.get("draw_pile")
     if level is not None and not isinstance(level, str):
-        raise InvalidRecord("bad-level", "Unbekannte Stufe {level!r}; möglich: leicht, normal, schwer, custom",
-                            {"level": level})
+        raise _unknown_level(level)
     if size is not None and (type(size) is not int or not 1 <= size <= FULL_DRAW_PILE):
         raise InvalidRecord("bad-draw-pile", "\"draw_pile\" muss eine ganze Zahl von 1 bis 33 sein, nicht {value!r}",
                             {"value": size})
@@ -49,17 +49,21 @@ def validate_options(options: dict) -> dict:
                                 {"level": level, "expected": LEVELS[level], "value": size})
         size = LEVELS[level]
     else:
-        raise InvalidRecord("bad-level", "Unbekannte Stufe {level!r}; möglich: leicht, normal, schwer, custom",
-                            {"level": level})
+        raise _unknown_level(level)
     for name in _BOOLEAN_OPTIONS:
         if not isinstance(options.get(name, False), bool):
             raise InvalidRecord("bad-option", "Option {name!r} muss true oder false sein", {"name": name})
     max_starts = options.get("max_starts", DEFAULT_MAX_STARTS)
-    if type(max_starts) is not int or max_starts not in (2, 3):
+    if type(max_starts) is not int or max_starts not in (DEFAULT_MAX_STARTS, THREE_STARTS):
         raise InvalidRecord("bad-max-starts", "\"max_starts\" muss 2 oder 3 (Drei Ansätze) sein, nicht {value!r}",
                             {"value": max_starts})
     return {"level": level, "draw_pile": size, "max_starts": max_starts,
             "ace_low_only": options.get("ace_low_only", False), "open_hands": options.get("open_hands", False)}
+
+
+def _unknown_level(level) -> InvalidRecord:
+    return InvalidRecord("bad-level", "Option \"level\": unbekannte Stufe {level!r}; möglich: {known}",
+                         {"level": level, "known": ", ".join([*LEVELS, "custom"])})
 
 
 def suggest_level(results: list[bool], options: dict) -> dict:

@@ -125,6 +125,21 @@ def test_the_command_line_exits_2_with_a_message_for_a_record_nested_100000_deep
     assert done.returncode == 2 and "zu tief verschachtelt" in done.stderr
 
 
+def test_the_command_line_names_a_number_too_large_for_python(tmp_path):
+    """records.md: a huge number exits 2 with a message — one of more digits than Python
+    reads (4300) is named by its field, not by Python's English "Exceeds the limit"."""
+    done = run_cli(tmp_path, '{"game": "cubirds", "players": ["A", "B"], "events": [{"type": "setup", "n": '
+                             + "9" * 5000 + "}]}")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == "invalid record: Feld 'events[0].n': die Zahl ist zu groß"
+
+
+def test_an_unknown_level_names_the_option():
+    with pytest.raises(InvalidRecord) as err:
+        new_game("gemeinsame-sache", {"level": ["normal"]}, ["A", "B"])
+    assert err.value.message == "Option \"level\": unbekannte Stufe ['normal']; möglich: leicht, normal, schwer, custom"
+
+
 @settings(max_examples=150, deadline=None)
 @given(document=json_values | st.fixed_dictionaries({"game": st.sampled_from(sorted(GAMES)),
                                                      "players": json_values, "events": json_values},

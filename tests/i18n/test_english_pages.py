@@ -3,8 +3,9 @@ registered game (and its solo variant) walked step by step through the test clie
 the page of the phone that enters each step read in English — the board, the step's
 question and buttons, the engine's reasons and outlooks, the log.
 
-German is recognised by its letters (ä, ö, ü, ß) and by short words that English
-text never contains; the proper names of the games and players are left out."""
+German is recognised by its letters (ä, ö, ü, ß), by short words that English
+text never contains and by the German letters of jack and queen (B♦, D♥); the
+proper names of the games and players are left out."""
 from __future__ import annotations
 
 import os
@@ -23,7 +24,7 @@ WALKS = [(game, options) for game in sorted(GAMES) for options in [{}, *EXTRA_OP
 SEED = 3
 GERMAN = re.compile(r"[äöüÄÖÜß]|\b(der|die|das|und|oder|nicht|ist|mit|auf|von|vom|noch|ein|eine|einen|kein|keine|"
                     r"wurde|muss|hat|für|zum|zur|im|den|dem|des|Karte|Karten|Reihe|Zug|Ablage|Ansatz|Schwarm|"
-                    r"Sammlung|zurück|ziehen|legen)\b", re.IGNORECASE)
+                    r"Sammlung|zurück|ziehen|legen)\b|\b[BD][♥♦♠♣]", re.IGNORECASE)   # German Bube, Dame
 SPOKEN_ATTRIBUTES = {"title", "aria-label", "placeholder", "hx-confirm", "alt"}
 
 
@@ -61,6 +62,11 @@ def german_in(page: str) -> list[str]:
         if GERMAN.search(plain):
             found.append(part.strip())
     return found
+
+
+def test_the_detector_finds_german_card_letters():
+    page = "<p>Q♥ was taken from the discard pile</p><p>D♥ was taken</p><p>Joker (B♦)</p><p>K♠ 10♣ J♦</p>"
+    assert german_in(page) == ["D♥ was taken", "Joker (B♦)"]
 
 
 def test_the_detector_finds_untranslated_engine_prose():

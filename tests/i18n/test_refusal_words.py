@@ -38,3 +38,28 @@ def test_names_and_numbers_are_not_translated(app):
                        {"player": "Dame", "card": Word("eine Dame"), "n": 3, "held": ""})
     english = refusal_in(app, "en", err)
     assert english.startswith("Dame ") and "a Queen" in english and "3" in english
+
+
+@pytest.mark.parametrize("cards, german, english", [
+    (["QH", "QS"], "D♥ ist schon im Spiel", "Q♥ is already in play"),
+    (["JD", "2C"], "B♦ 2♣ ist kein Ansatz", "J♦ 2♣ is not a start"),
+])
+def test_a_card_in_a_refusal_is_labelled_in_the_pages_language(app, cards, german, english):
+    """Gemeinsame Sache's cards are named as the rule text writes them in German (B, D, K)
+    and as English writes them (J, Q, K) — never German letters on an English page."""
+    game = new_game("gemeinsame-sache", {}, ["Anna", "Ben"])
+    game.apply({"type": "setup", "first_discard": "QH", "first_player": 0})
+    game.apply({"type": "draw", "from": "pile"})
+    with pytest.raises(IllegalEvent) as refused:
+        game.apply({"type": "start", "cards": cards})
+    assert refusal_in(app, "de", refused.value).startswith(german)
+    assert refusal_in(app, "en", refused.value).startswith(english)
+
+
+def test_species_named_together_are_translated(app):
+    game = new_game("cubirds", {}, ["Anna", "Ben"])
+    with pytest.raises(IllegalEvent) as refused:
+        game.preview_play(["owl", "toucan"], 0, "left")
+    assert refusal_in(app, "de", refused.value) == "Alle Karten müssen eine Art sein, nicht Eule, Tukan"
+    english = refusal_in(app, "en", refused.value)
+    assert "Owl" in english and "Toucan" in english and "Eule" not in english

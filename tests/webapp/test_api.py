@@ -50,6 +50,22 @@ def test_create_refuses_a_body_that_is_not_a_json_object(client):
         assert refused.status_code == 400 and refused.json["code"] == "bad-json"
 
 
+def test_a_number_too_large_for_python_is_refused_naming_its_field(client):
+    """An integer of more digits than Python reads (4300) is "too large" by its field,
+    not "no JSON object" (#13 point 4)."""
+    huge = "9" * 5000
+    record = '{"game": "cubirds", "players": ["A", "B"], "events": [{"type": "setup", "n": %s}]}' % huge
+    imported = client.post("/api/tables", data='{"name": "Anna", "record": %s}' % record,
+                           content_type="application/json")
+    assert imported.status_code == 422
+    assert imported.json["error"] == "Feld 'events[0].n': die Zahl ist zu groß"
+    options = '{"solo": true, "robin_handicap": -%s}' % huge
+    made = client.post("/api/tables", data='{"game": "cubirds", "name": "Anna", "options": %s}' % options,
+                       content_type="application/json")
+    assert made.status_code == 422
+    assert made.json["error"] == 'Option "robin_handicap" muss 0 bis 8 sein, nicht <a number of 16607 bits>'
+
+
 def test_join_gives_the_next_seat_and_checks_the_code(client, new_table):
     table = new_table(names=("Anna",), start=False)
     wrong = client.post(f"/api/tables/{table.id}/seats", json={"join_code": "AAAAAA", "name": "Ben"})

@@ -17,15 +17,13 @@ from flask_babel import lazy_gettext as _l
 from engine import IllegalEvent
 from engine.rummy import suggest_level as engine_suggest_level
 from engine.rummy.game import GemeinsameSache
-from engine.rummy.melds import JOKER, RANKS, SUITS, check_card, declared
-from engine.rummy.rules import FULL_DRAW_PILE, LEVELS, RECENT_GAMES
+from engine.rummy.melds import JOKER, RANKS, SUIT_SYMBOL, SUITS, check_card, declared, label_parts
+from engine.rummy.rules import FULL_DRAW_PILE, LEVELS, RECENT_GAMES, THREE_STARTS
 
-from ..errors import Refusal
+from ..errors import Refusal, translated
 from .generic import Around, Choice, OptionField, Screen
 
-SUIT_SYMBOLS = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
 SUIT_NAMES = {"H": _l("Herz"), "D": _l("Karo"), "S": _l("Pik"), "C": _l("Kreuz")}
-RANK_LABELS = {"J": _l("B"), "Q": _l("D"), "K": _l("K"), "A": _l("A")}
 LEVEL_LABELS = {"leicht": _l("Leicht"), "normal": _l("Normal"), "schwer": _l("Schwer"), "custom": _l("Eigene Größe")}
 OUTCOME_LABELS = {"all-laid": _l("alles ausgelegt"), "clock": _l("die Uhr ist abgelaufen"),
                   "gave-up": _l("aufgegeben")}
@@ -58,9 +56,8 @@ def _card(code: str, language: str) -> Card:
     if code.startswith(JOKER):
         stands = declared(code)
         return Card(code, _("Joker"), "", "", _("Joker"), card(stands) if stands else None)
-    rank, suit = code[:-1], code[-1]
-    shown = str(RANK_LABELS.get(rank, rank))
-    return Card(code, shown, suit, SUIT_SYMBOLS[suit], f"{SUIT_NAMES[suit]} {shown}")
+    shown, symbol = map(translated, label_parts(code))   # the engine's label, its letters translated
+    return Card(code, shown, code[-1], symbol, f"{SUIT_NAMES[code[-1]]} {shown}")
 
 
 def level_text(options: dict) -> str:
@@ -121,7 +118,7 @@ class RummyScreen(Screen):
                         (("", "–"), *((str(n), str(n)) for n in range(1, FULL_DRAW_PILE + 1)))),
             OptionField("open_hands", _l("Offene Hände")),
             OptionField("ace_low_only", _l("Ass unten")),
-            OptionField("max_starts", _l("Drei Ansätze"), value=3),
+            OptionField("max_starts", _l("Drei Ansätze"), value=THREE_STARTS),
         ], earlier_games=RECENT_GAMES - 1)
 
     def parse_options(self, form) -> dict:
@@ -216,7 +213,7 @@ class RummyScreen(Screen):
         } for p in order]
         return {
             "level": LEVEL_LABELS[options["level"]], "size": size, "pace": pace,
-            "sides": sides, "turns": state["turns"], "turns_played": game.turns_played(),
+            "sides": sides, "turn": game.current_turn(), "turns_played": game.turns_played(),
             "pickups": state["discard_pickups"],
             "figures": [{"id": f.id, "kind": f.kind, "cards": [card(c) for c in f.cards]} for f in game.figures],
             "discard_top": card(state["discard"][-1]) if state["discard"] else None,
@@ -245,7 +242,7 @@ class RummyScreen(Screen):
         if not step["mine"]:
             return step
         if legal["kind"] == "setup":
-            step.update(self._picker({"cards": legal["first_discard"]}, picked),
+            step.update(self._picker({"cards": legal["first_discard"]}, picked, game.numbers()["jokers"]),
                         set_aside=state["set_aside"], hand_size=game.numbers()["hand_size"])
             if step["picked"] is not None:
                 step["first_players"] = [Choice(_("%(name)s beginnt", name=game.players[p]),
@@ -261,8 +258,8 @@ class RummyScreen(Screen):
                 step["from_discard"] = Choice(_("%(card)s von der Ablage nehmen", card=cards_text([top.code])),
                                               {"type": "draw", "from": "discard"})
         else:
-            step.update(self._picker(game.hand_candidates(player), picked), hand=legal["hand"],
-                        pickup=card(legal["pickup"]) if legal["pickup"] else None)
+            step.update(self._picker(game.hand_candidates(player), picked, game.numbers()["jokers"]),
+                        hand=legal["hand"], pickup=card(legal["pickup"]) if legal["pickup"] else None)
             code = step["picked"].code if step["picked"] else None
             step["spots"] = self._spots(game, player, code)
             if code:
@@ -271,14 +268,15 @@ class RummyScreen(Screen):
                 step["end_turn"] = Choice(_("Zug beenden (Hand leer)"), {"type": "end-turn"})
         return step
 
-    def _picker(self, possible: dict, picked: str) -> dict:
+    def _picker(self, possible: dict, picked: str, jokers: int) -> dict:
         """The 4 × 13 + joker picker, the cards the engine says cannot be there greyed out
         (``possible``: ``cards`` that may be there, and how many ``jokers``), and the card
-        picked in it."""
+        picked in it; ``jokers``: how many the game has."""
         cards = set(possible["cards"])
-        rows = [(SUIT_SYMBOLS[suit], SUIT_NAMES[suit], [(card(rank + suit), rank + suit not in cards) for rank in RANKS])
+        rows = [(SUIT_SYMBOL[suit], SUIT_NAMES[suit], [(card(rank + suit), rank + suit not in cards) for rank in RANKS])
                 for suit in SUITS]
-        found = {"rows": rows, "joker": (card(JOKER), JOKER not in cards and not possible.get("jokers")), "picked": None}
+        found = {"rows": rows, "joker": (card(JOKER), JOKER not in cards and not possible.get("jokers")), "jokers": jokers,
+                 "picked": None}
         if picked:
             try:
                 found["picked"] = card(check_card(picked))

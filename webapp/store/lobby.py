@@ -46,11 +46,11 @@ def import_table(data, creator_name=None, previous_id: str | None = None) -> tup
                 raise err.at(index) from None
     except EngineError as err:
         raise Refusal.from_engine(err) from None
-    humans = game.players[:len(game.players) - len(game.bot_seats)]
     with committed():
         table = new_table(game.name, game.options, list(game.players), PLAYING)
         table.version, table.previous_id = len(game.events), previous_id
-        seats = [new_seat(table, position, name) for position, name in enumerate(humans)]
+        seats = [new_seat(table, position, name) for position, name in enumerate(game.players)
+                 if position not in game.bot_seats]   # the people's seats; the engine plays the bots
         if creator_name:
             seats[0][0].name = checks.clean_name(creator_name)
         for seq, (event, effect) in enumerate(zip(game.events, effects), start=1):

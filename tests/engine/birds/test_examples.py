@@ -121,8 +121,10 @@ def test_matea_captures_flamingo_and_owl_and_refills_to_five():
     game = started("cubirds", ["Matea", "Jakob"], rows, ["duck", "robin"])
     preview = game.preview_play(["parrot", "parrot"], 0, "left")
     assert preview == {"row": ["parrot", "parrot", "parrot"], "captured": ["flamingo", "owl"],
-                       "refill_needed": True}
+                       "captured_positions": [0, 1], "refill_needed": True}
     assert game.state()["rows"][0] == ["flamingo", "owl", "parrot"]     # preview changed nothing
+    right = game.preview_play(["flamingo"], 0, "right")                  # the flamingo catches owl and parrot
+    assert right["captured"] == ["owl", "parrot"] and right["captured_positions"] == [1, 2]
     assert game.preview_play(["owl"], 1, "right")["captured"] == []       # an owl captures nothing
     effect = game.apply({"type": "play", "cards": ["parrot", "parrot"], "row": 0, "side": "left"})
     assert effect["captured"] == ["flamingo", "owl"] and effect["refill_needed"]

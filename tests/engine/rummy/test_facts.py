@@ -87,3 +87,11 @@ def test_turns_played_count_a_turn_won_by_a_lay():
             assert game.turns_played() == sum(1 for event in record["events"] if event["type"] == "draw")
     assert True in wins                             # some game was won by a lay
     assert play(WORKED_EXAMPLE).turns_played() == play(WORKED_EXAMPLE).state()["turns"] == 4   # still playing
+
+
+def test_the_current_turn_counts_from_one_and_stops_at_the_turns_played():
+    record = random_record({"level": "leicht"}, 0)
+    assert play([]).current_turn() == 1 and play(record["events"][:1], record["options"]).current_turn() == 1
+    assert play(WORKED_EXAMPLE).current_turn() == 5       # four turns played, the fifth under way
+    over = play(record["events"], record["options"])
+    assert over.outcome() is not None and over.current_turn() == over.turns_played()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 
 from engine import EngineError
-from engine.birds.rules import LEFT, RIGHT, SIDES
+from engine.birds.rules import RIGHT, SIDES
 
 from ...errors import Refusal
 from .table import Cards
@@ -254,9 +254,7 @@ class Steps:
                                tap=Tap(side_text(side), event={"type": "play", "cards": pick, "row": index,
                                                                "side": side},
                                        params=self.sel.params(pick=",".join(pick)), value=f"{index}:{side}"))
-                    span = range(len(preview["captured"])) if side == LEFT else \
-                        range(len(row) - len(preview["captured"]), len(row))
-                    caught.update((position, side) for position in span)
+                    caught.update((position, side) for position in preview["captured_positions"])
                 ends.append(end)
             rows.append({"index": index, "cards": self.cards.many(row), "caught": caught, "ends": ends})
         return rows

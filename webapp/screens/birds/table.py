@@ -60,7 +60,7 @@ def table_view(game, cards: Cards, players: list[str]) -> dict:
         "rows": [cards.many(row) for row in state["rows"]],
         "players": _players(game, state, cards, players),
         "draw_pile": state["draw_pile"], "discard_pile": state["discard_pile"],
-        "round": state["round"], "dealing": dealing, "set_up": state["round"] > 0,
+        "round": state["round"], "dealing": dealing, "set_up": state["round"] > 0, "row_count": game.numbers()["rows"],
         "dealer": players[state["dealer"]] if state["dealer"] is not None else "",
         "birds": cards.birds, "robin_hand": cards.many(state.get("robin_hand", [])),
         "outcome": _outcome(state, players),

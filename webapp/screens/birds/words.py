@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_babel import lazy_gettext as _l
 
-from engine.birds.rules import LEFT, RIGHT
+from engine.birds.rules import LEFT, RIGHT, TRIPLE_SIZE, TRIPLES_TO_WIN
 
 BIRDS = {"flamingo": _l("Flamingo"), "owl": _l("Eule"), "toucan": _l("Tukan"), "duck": _l("Ente"),
          "parrot": _l("Papagei"), "magpie": _l("Elster"), "reed-warbler": _l("Teichrohrsänger"),
@@ -24,7 +24,7 @@ SOFT_HYPHEN = "\u00ad"
 ONE_LINE = 8   # a name this short stays on one line
 REASONS = {
     "distinct-species": _l("genug verschiedene Arten gesammelt"),
-    "two-triples": _l("zwei Arten mit je drei Vögeln gesammelt"),
+    "two-triples": _l("%(n)s Arten mit je %(size)s Vögeln gesammelt", n=TRIPLES_TO_WIN, size=TRIPLE_SIZE),
     "most-birds": _l("Karten aufgebraucht – die meisten Vögel gesammelt"),
 }
 EVENT_NAMES = {
