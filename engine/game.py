@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
@@ -41,8 +42,9 @@ class Awaiting:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: a ``reason`` code and the winning seats
-    (for the cooperative game: ``won`` tells whether the team won)."""
+    """How a finished game ended: a ``reason`` code, the winning seats, and ``won``:
+    whether the people at the table won (the team of the cooperative game; in a game
+    against a bot, a person among the winners)."""
 
     reason: str
     winners: tuple[int, ...]
@@ -80,6 +82,8 @@ class Game(ABC):
     cooperative: ClassVar[bool] = False
     #: every ``Outcome.reason`` of the game, in the order to show them
     outcome_reasons: ClassVar[tuple[str, ...]] = ()
+    #: the levels the game is played at (name → cards in the draw pile); empty: none
+    levels: ClassVar[Mapping[str, int]] = {}
 
     def __init__(self, options: dict | None = None, players: list[str] | None = None):
         options = {} if options is None else options

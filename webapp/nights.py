@@ -58,9 +58,8 @@ def variant_label(game: str, options: dict) -> str:
 
 
 def has_levels(cls) -> bool:
-    """Whether the game (its engine class) is played at a level: the cooperative one
-    (the nearest fact the engine states)."""
-    return cls is not None and cls.cooperative
+    """Whether the game (its engine class) is played at a level."""
+    return cls is not None and bool(cls.levels)
 
 
 def reason_label(game: str, reason: str) -> str:

@@ -72,9 +72,8 @@ def summarize(game: Game, effects: list[dict], started_at: datetime, ended_at: d
     winners = sorted(outcome.winners)
     mask = sum(1 << ((seat - first) % n) for seat in winners)
     solo = bool(game.bot_seats)
-    won = outcome.won and (not solo or any(seat not in game.bot_seats for seat in winners))
     turns, rounds = turns_and_rounds(game, effects)
     return Summary(game=game.name, variant=variant_key(game.name, game.options), players=n, solo=solo,
-                   first_seat=first, winners=winners, winner_mask=mask, won=won, reason=outcome.reason,
+                   first_seat=first, winners=winners, winner_mask=mask, won=outcome.won, reason=outcome.reason,
                    turns=turns, rounds=rounds, events=len(game.events), started_at=started_at,
                    ended_at=ended_at)

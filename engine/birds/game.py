@@ -157,7 +157,8 @@ class BirdGame(Game):
     def outcome(self) -> Outcome | None:
         if self.reason is None:
             return None
-        return Outcome(self.reason, self.winners)
+        people_won = any(seat not in self.bot_seats for seat in self.winners)
+        return Outcome(self.reason, self.winners, people_won)
 
     def _choices(self, phase: str) -> dict:
         if phase == "setup":

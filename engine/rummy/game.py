@@ -40,6 +40,7 @@ class GemeinsameSache(Game):
     max_players = 2
     cooperative = True
     outcome_reasons = ("all-laid", "clock", "gave-up")
+    levels = rules.LEVELS
 
     def __init__(self, options: dict | None = None, players: list[str] | None = None):
         super().__init__(options, players)

@@ -96,3 +96,23 @@ def test_outcomes_use_the_games_reasons_and_a_cooperative_team_wins_or_loses_tog
         else:
             assert outcome.won and outcome.winners
     assert seen <= set(cls.outcome_reasons) and len(set(cls.outcome_reasons)) == len(cls.outcome_reasons)
+
+
+def test_outcome_won_says_whether_the_people_at_the_table_won():
+    """Solo („In diesem Fall spielst du gegen einen virtuellen Gegner, RobinBird“, rules/003):
+    ``won`` is False exactly when only the bot is among the winners; without a bot every
+    finished bird game is won by someone at the table."""
+    seen = set()
+    for seed in range(40):
+        game = replay(random_record("cubirds", {"solo": True}, None, seed))
+        outcome = game.outcome()
+        people = set(outcome.winners) - set(game.bot_seats)
+        assert outcome.won == bool(people)
+        seen.add(outcome.won)
+    assert seen == {True, False}
+    assert replay(random_record("gleich-und-gleich", {}, 3, 1)).outcome().won
+
+
+def test_levels_are_the_engine_s():
+    assert dict(GAMES["gemeinsame-sache"].levels) == {"leicht": 28, "normal": 22, "schwer": 17}
+    assert not GAMES["cubirds"].levels and not GAMES["gleich-und-gleich"].levels
