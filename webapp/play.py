@@ -10,6 +10,7 @@ from typing import NamedTuple
 from cachetools import LRUCache, cached
 from flask import Blueprint, Flask, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, lazy_gettext as _l
+from flask_htmx import make_response as htmx_response
 
 from . import client_json, nights, seats, store
 from .errors import NOT_FOUND, Refusal
@@ -76,11 +77,17 @@ def centre_page(table_id: str):
 
 @bp.get("/t/<table_id>/controls")
 def controls(table_id: str):
-    """The controls region alone: a screen's multi-tap selection (kept in the query) redrawn."""
+    """The controls region alone: a screen's multi-tap selection (kept in the query) redrawn.
+    A selection made at a version (``at``: the setup wizard's cards, a play's count) goes
+    into the page's address too, so a reload or a phone woken from sleep keeps it; once
+    the table moves on, the page drops it as stale."""
     table = store.get_table(table_id)
     if not table.started:
         raise Refusal(409, "not-started", _l("Das Spiel hat noch nicht begonnen"))
-    return render_template("play/_controls.html", oob=False, **play_context(table))
+    drawn = render_template("play/_controls.html", oob=False, **play_context(table))
+    if "at" not in request.args:
+        return drawn
+    return htmx_response(drawn, replace_url=url_for("play.table_page", table_id=table.id, **request.args))
 
 
 @bp.get("/t/<table_id>/sync")
@@ -119,9 +126,12 @@ def _entered(table_id: str, action) -> str | Response:
         if not htmx:
             raise
         return Response(render_regions(store.get_table(table_id), error=refusal), status=refusal.status)
+    page = url_for("play.table_page", table_id=table_id)
     if not htmx:
-        return redirect(url_for("play.table_page", table_id=table_id), 303)
-    return render_regions(store.get_table(table_id))
+        return redirect(page, 303)
+    regions = render_regions(store.get_table(table_id))
+    # the selection in the address (``controls``) is entered now: the address is the table's again
+    return htmx_response(regions, replace_url=page) if "?" in (htmx.current_url or "") else regions
 
 
 @bp.post("/t/<table_id>/event")

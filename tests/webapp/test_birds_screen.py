@@ -10,6 +10,7 @@ from html import unescape
 from urllib.parse import parse_qsl
 
 from engine.records import new_game
+from .conftest import random_events
 
 GUG_SETUP = {"type": "setup", "dealer": 0, "rows": [["3", "5", "7"], ["A", "9", "J"], ["K", "Q", "6"], ["8", "10", "2"]],
              "setup_discards": ["3"] * 7, "collections": ["4", "K"]}
@@ -121,6 +122,26 @@ def test_setup_wizard_sends_duplicates_to_the_discard_pile_as_they_happen(client
     done = controls(client, table, at=0, dealer=0, pick=",".join(cards))
     assert posted_events(done) == [draft.event()]
     assert draft.event()["setup_discards"] == ["owl"]
+
+
+def test_the_wizard_s_cards_survive_a_reload_and_go_stale_once_the_table_moves_on(client, new_table):
+    """A phone that sleeps or reloads halfway through the setup keeps the cards tapped so
+    far: each tap puts its selection into the page's address (HX-Replace-Url), and the page
+    drawn from that address shows them; the entry gives the page its plain address back, and
+    at a later version the old address shows nothing of the selection."""
+    table = new_table("cubirds", ("Anna", "Ben"))
+    seated(client, table)
+    tapped = controls(client, table, at=0, dealer=0, pick="owl,duck,owl")
+    address = tapped.headers["HX-Replace-Url"]
+    assert address.startswith(f"/t/{table.id}?") and "pick=owl,duck,owl" in address
+    reloaded = text(client.get(address))
+    assert "diese Art liegt schon in Reihe 1" in reloaded
+    assert "HX-Replace-Url" not in controls(client, table).headers   # no selection, the address stays
+    entered = client.post(f"/t/{table.id}/event", data={"event": json.dumps(random_events("cubirds", 2, seed=3)[0]),
+                                                        "version": 0},
+                          headers={"HX-Request": "true", "HX-Current-URL": "http://localhost" + address})
+    assert entered.status_code == 200 and entered.headers["HX-Replace-Url"] == f"/t/{table.id}"
+    assert "diese Art liegt schon in Reihe 1" not in text(client.get(address))
 
 
 def test_setup_piles_are_counted_as_they_lie_on_the_table(client, new_table):
