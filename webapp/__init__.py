@@ -107,6 +107,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import (api, errors, nights, nights_replay, nights_stats, play, pwa, rulebook, seats, security,
                    static_files, sync, tables)
+    from .screens.birds.words import preload_dictionaries
 
     app.session_interface = seats.SessionInterface()
 
@@ -123,6 +124,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     play.init_app(app)
     security.init_app(app)
     sync.init_app(app)
+    preload_dictionaries(LANGUAGES)
     static_files.init_app(app)  # outermost: a static file never reaches Flask
 
     @app.after_request

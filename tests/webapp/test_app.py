@@ -87,3 +87,18 @@ def test_rate_limits_follow_each_apps_own_setting(make_app):
     limited_answers = [limited.post("/api/tables", json={"game": "cubirds", "name": "A"}).status_code for _ in range(31)]
     free_answers = [unlimited.post("/api/tables", json={"game": "cubirds", "name": "A"}).status_code for _ in range(31)]
     assert limited_answers[-1] == 429 and set(free_answers) == {201}
+
+
+def test_the_app_loads_the_hyphenation_dictionaries_before_the_first_bird_screen(make_app, monkeypatch):
+    """The first bird screen after a start must not wait seconds for pyphen's dictionaries:
+    the factory starts loading them at once, without a request."""
+    import threading
+
+    from webapp.extensions import LANGUAGES
+    from webapp.screens.birds import words
+
+    monkeypatch.setattr(words, "_dictionaries", {})
+    make_app()
+    for loader in [thread for thread in threading.enumerate() if thread.name == "hyphenation"]:
+        loader.join(timeout=60)
+    assert set(words._dictionaries) == set(LANGUAGES)

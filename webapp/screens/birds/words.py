@@ -92,6 +92,13 @@ def _dictionary(language: str) -> pyphen.Pyphen:
         return _dictionaries[language]
 
 
+def preload_dictionaries(languages) -> None:
+    """Load the languages' dictionaries in a thread of their own, so that the first bird
+    screen after a start finds them loaded instead of waiting (seconds on a busy machine)."""
+    threading.Thread(target=lambda: [_dictionary(language) for language in languages],
+                     name="hyphenation", daemon=True).start()
+
+
 def cards_text(cards) -> str:
     return ", ".join(card_label(c) for c in cards)
 
