@@ -55,3 +55,60 @@ def test_solo_deal_of_a_new_round_fits_and_takes_robinbirds_hand_as_counts(phone
     assert not table.problems, table.problems
     print(FIGURES["deal: RobinBird's hand"])
     assert FIGURES["deal: RobinBird's hand"]["fits"] and errors == []
+
+
+# every button's words inside its box (a label's text boxes, screen-reader words aside)
+LABELS_OUTSIDE = """() => {
+  const bad = [];
+  for (const b of document.querySelectorAll('#controls button')) {
+    const box = b.getBoundingClientRect();
+    if (!box.width) continue;
+    const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (!t.textContent.trim() || t.parentElement.closest('.sr')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(t);
+      for (const r of range.getClientRects()) {
+        if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+          bad.push(`${b.dataset.value}: "${t.textContent.trim()}"`);
+      }
+    }
+  }
+  return bad;
+}"""
+
+# the count pad's species names: all in letters of one size, none touching its line's first cell
+PAD_NAMES = """() => [...document.querySelectorAll('#controls .pad-line')].map(line => {
+  const name = line.querySelector('.fit-text'), cell = line.querySelector('button'), words = document.createRange();
+  words.selectNodeContents(name);
+  return {species: line.dataset.species, size: parseFloat(getComputedStyle(name).fontSize),
+          gap: cell.getBoundingClientRect().left - Math.max(...[...words.getClientRects()].map(r => r.right))};
+})"""
+
+
+def test_labels_stay_inside_their_buttons_and_pad_names_are_alike(phone):
+    page = phone()
+    table = api_table(page, "gleich-und-gleich", ["Anna", "Ben"])
+    auth = {"Authorization": f"Bearer {table['token']}"}
+    for version, event in enumerate([GUG_SETUP]):
+        assert page.request.post(f"/api/tables/{table['id']}/events", data={"event": event, "version": version},
+                                 headers=auth).ok
+    base = page.url.split("?")[0]
+    screens = {"play": "", "ends": "?at=1&pick=K"}   # the row ends of a play that catches and leaves a refill
+    for name, query in screens.items():
+        page.goto(base + query)
+        for size in ({"width": 412, "height": 839}, {"width": 360, "height": 740}):
+            page.set_viewport_size(size)
+            expect(page.locator("#controls .birds-step")).to_be_visible()
+            assert page.evaluate(LABELS_OUTSIDE) == [], (name, size)
+            if name == "play":
+                names = page.evaluate(PAD_NAMES)
+                assert len({n["size"] for n in names}) == 1, names
+                assert all(n["gap"] >= 4 for n in names), names
+    assert page.request.post(f"/api/tables/{table['id']}/events", headers=auth, data={
+        "event": {"type": "play", "cards": ["K"], "row": 2, "side": "right"}, "version": 1}).ok
+    page.goto(base)   # the refill: its ends say "links" and "rechts"
+    for size in ({"width": 412, "height": 839}, {"width": 360, "height": 740}):
+        page.set_viewport_size(size)
+        expect(page.locator('#controls button[data-value="side:left"]')).to_be_visible()
+        assert page.evaluate(LABELS_OUTSIDE) == [], size

@@ -83,7 +83,7 @@ def test_log_sentences_name_the_catch_with_the_table_s_letters(client, new_table
     page = text(seated(client, table).get(f"/t/{table.id}"))
     assert "Anna: Aufbau fertig – Anna beginnt; Nachziehstapel 67, Ablage 7" in page   # who entered it
     assert "Anna: K rechts an Reihe 3 — schnappt D, 6" in page   # rules/000 writes B, D, K
-    assert "Reihe 3: 9 rechts aufgedeckt — Reihe fertig" in page
+    assert "Anna: 9 rechts an Reihe 3 aufgedeckt — Reihe fertig" in page   # the refill names who, too
     assert "Anna: kein Schwarm" in page
     anna_for_ben = client.post(f"/api/tables/{table.id}/events", headers=table.auth(0),
                                json={"event": {"type": "play", "cards": ["A"], "row": 0, "side": "right"}, "version": 4})
@@ -93,7 +93,27 @@ def test_log_sentences_name_the_catch_with_the_table_s_letters(client, new_table
     assert "Anna: K right of row 3 — captures Q, 6" in english
     undone = client.post(f"/api/tables/{table.id}/undo", json={"version": 5}, headers=table.auth(1))
     assert undone.status_code == 200, undone.json
-    assert "Ben nimmt zurück: A rechts an Reihe 1" in text(client.get(f"/t/{table.id}?lang=de"))
+    page = text(client.get(f"/t/{table.id}?lang=de"))   # whose entry it was, as the undo question said
+    assert "Ben nimmt zurück: „Anna für Ben: A rechts an Reihe 1 — schnappt nichts“" in page
+
+
+def test_an_undo_names_whose_entry_it_took_back_unless_it_was_the_undoer_s_own(client, new_table):
+    table = new_table("gleich-und-gleich", ("Anna", "Ben"))
+    version = enter(client, table, GUG_SETUP, {"type": "play", "cards": ["A"], "row": 0, "side": "right"})
+    for undoer in (0, 1):   # Anna's own play taken back by Anna; then Anna's setup by Ben
+        undone = client.post(f"/api/tables/{table.id}/undo", json={"version": version}, headers=table.auth(undoer))
+        assert undone.status_code == 200, undone.json
+        version += 1
+    page = text(seated(client, table).get(f"/t/{table.id}"))
+    assert "Anna nimmt zurück: „A rechts an Reihe 1 — schnappt nichts“" in page
+    assert "Ben nimmt zurück: „Anna: Aufbau fertig – Anna beginnt; Nachziehstapel 67, Ablage 7“" in page
+
+
+def test_player_cards_count_birds_in_singular_and_plural(client, new_table):
+    table = new_table("gleich-und-gleich", ("Anna", "Ben"))
+    enter(client, table, GUG_SETUP)
+    page = text(seated(client, table).get(f"/t/{table.id}"))
+    assert "1 Vogel" in page and "1 Vögel" not in page
 
 
 def test_cards_say_b_d_k_in_german_and_j_q_k_in_english_on_the_table_too(client, new_table):
@@ -122,6 +142,25 @@ def test_setup_wizard_sends_duplicates_to_the_discard_pile_as_they_happen(client
     done = controls(client, table, at=0, dealer=0, pick=",".join(cards))
     assert posted_events(done) == [draft.event()]
     assert draft.event()["setup_discards"] == ["owl"]
+
+
+def test_the_deal_hint_shows_with_the_last_row_card_s_place(client, new_table):
+    table = new_table("gleich-und-gleich", ("Anna", "Ben"))
+    seated(client, table)
+    rows = ["3", "5", "7", "A", "9", "J", "K", "Q", "6", "8", "10", "2"]
+    page = text(controls(client, table, at=0, dealer=0, pick=",".join(rows)))
+    assert "2 liegt in Reihe 4" in page
+    assert "Jetzt jedem 8 Karten verdeckt geben, dann die erste Sammlungskarte aufdecken." in page
+
+
+def test_a_pad_s_page_tap_says_what_it_pages_to(client, new_table):
+    table = new_table("gleich-und-gleich", ("Anna", "Ben"))
+    version = enter(client, table, GUG_SETUP)
+    seated(client, table)
+    page = html(controls(client, table))
+    assert text_of(button(page, "more")).strip() == "größere Anzahlen ▸"
+    page = html(controls(client, table, **selected(page, "more")))
+    assert text_of(button(page, "less")).strip() == "◂ kleinere Anzahlen"
 
 
 def test_the_wizard_s_cards_survive_a_reload_and_go_stale_once_the_table_moves_on(client, new_table):
@@ -274,7 +313,7 @@ def test_row_ends_show_their_catch_in_the_row_and_on_the_end(client, new_table):
             end = text_of(button(line, f"{row}:{side}"))
             caught = len(preview["captured"])
             assert (f"schnappt {caught}" if caught else "schnappt nichts") in end
-            assert ("auffüllen" in end) == preview["refill_needed"]
+            assert ("auffüllen" in end.replace("\xad", "")) == preview["refill_needed"]
             assert re.findall(rf'<span class="bcard[^"]*caught-{side}[^"]*" data-card="([^"]+)"', line) \
                 == preview["captured"]
     first = re.search(r'<li class="birds-row" data-row="0">.*?</li>', page, re.S).group(0)
@@ -391,7 +430,7 @@ def test_undo_names_the_entry_in_force_also_after_an_undo(client, new_table):
                     {"type": "refill", "card": "9", "side": "right"})
     seated(client, table)
     asking = text(controls(client, table, at=version, undo="ask"))
-    assert "Zurücknehmen?" in asking and "„Reihe 3: 9 rechts aufgedeckt — Reihe fertig“" in asking
+    assert "Zurücknehmen?" in asking and "„Anna: 9 rechts an Reihe 3 aufgedeckt — Reihe fertig“" in asking
     answer = client.post(f"/api/tables/{table.id}/undo", json={"version": version}, headers=table.auth())
     assert answer.status_code == 200, answer.json
     asking = text(controls(client, table, at=version + 1, undo="ask"))

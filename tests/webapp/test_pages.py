@@ -218,7 +218,7 @@ def test_undo_from_the_page_is_logged_for_everyone(app, client):
     setup = random_events("gleich-und-gleich", 2, seed=22)[0]
     client.post(f"/t/{table_id}/event", headers=HX, data={"event": json.dumps(setup), "version": 0, "key": "a"})
     undone = ben.post(f"/t/{table_id}/undo", headers=HX, data={"version": 1, "key": "b"})
-    assert undone.status_code == 200 and "Ben nimmt zurück: den Aufbau" in undone.text
+    assert undone.status_code == 200 and "Ben nimmt zurück: „Anna: Aufbau fertig" in undone.text  # whose entry it was
     assert revision(app, table_id)[1] == 2
 
 

@@ -39,7 +39,7 @@ def submit(table_id: str, seat: Seat | None, event, version, key=None) -> dict:
 
 def undo(table_id: str, seat: Seat | None, version, key=None) -> dict:
     """Take back the last event in force; the undo is an entry of its own."""
-    return _append(table_id, seat, version, key, _undo_row)
+    return _append(table_id, seat, version, key, lambda loaded: _undo_row(table_id, loaded))
 
 
 def stale(table: Table) -> Refusal:
@@ -52,9 +52,16 @@ def _event_row(loaded: Loaded, event) -> dict:
     return {"kind": "event", "event": event, "effect": effect}
 
 
-def _undo_row(loaded: Loaded) -> dict:
+def _undo_row(table_id: str, loaded: Loaded) -> dict:
+    """The undo's row; its effect keeps what the entry taken back was: the engine's
+    effect and the position of the seat that entered it (None: imported), so that
+    the log can say whose entry was taken back."""
     undone_event = loaded.game.undo()
-    return {"kind": "undo", "undoes": loaded.seqs[-1], "event": undone_event}
+    undoes = loaded.seqs[-1]
+    undone = db.session.execute(sa.select(Event.effect, Seat.position).outerjoin(Seat, Event.seat_id == Seat.id)
+                                .where(Event.table_id == table_id, Event.seq == undoes)).one()
+    return {"kind": "undo", "undoes": undoes, "event": undone_event,
+            "effect": {"undone": {"effect": undone.effect, "seat": undone.position}}}
 
 
 class _Lost(Exception):

@@ -7,6 +7,8 @@ by ``words.py``. A selection that takes several taps travels in the query of
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -21,6 +23,20 @@ from .words import Words, event_text, reason_text, species_lines, step_label
 SOLO = OptionField("solo", _l("Solo gegen RobinBird"))
 HANDICAP = OptionField("robin_handicap", _l("Solo: Vorsprung für RobinBird (Karten in ihrer Sammlung)"),
                        number=(0, MAX_ROBIN_HANDICAP))
+
+
+class _Seat(NamedTuple):
+    name: str
+    position: int
+
+
+class _Entry(NamedTuple):
+    """A taken-back entry as ``log_line`` reads it (from the undo's row)."""
+
+    kind: str
+    event: dict
+    effect: dict
+    seat: _Seat | None
 
 
 class BirdScreen(Screen):
@@ -65,12 +81,28 @@ class BirdScreen(Screen):
     def log_sentence(self, entry, players: list[str]) -> str:
         words = Words(players)
         if entry.kind == "undo":
-            who = entry.seat.name if entry.seat is not None else _("Import")
-            return _("%(who)s nimmt zurück: %(what)s", who=who, what=event_text(entry.event or {}))
+            return self.undo_sentence(entry, players)
         sentence = words.sentence(entry.event or {}, entry.effect or {})
         if entry.seat is not None and self.actor(entry) is None:   # the whole table's step: who entered it
             return _("%(who)s: %(action)s", who=entry.seat.name, action=sentence)
         return sentence
+
+    def undo_sentence(self, entry, players: list[str]) -> str:
+        """"Ben nimmt zurück: „…“": the taken-back entry as the log (and the undo's
+        question) worded it, with whose entry it was unless it was the undoer's own
+        move entered by them. An undo kept without the taken-back entry's facts
+        (older rows) names the event alone."""
+        who = entry.seat.name if entry.seat is not None else _("Import")
+        undone = (entry.effect or {}).get("undone")
+        if undone is None:
+            return _("%(who)s nimmt zurück: %(what)s", who=who, what=event_text(entry.event or {}))
+        position = undone.get("seat")
+        by = _Seat(players[position], position) if position is not None and 0 <= position < len(players) else None
+        taken = _Entry("event", entry.event or {}, undone.get("effect") or {}, by)
+        own = by is not None and entry.seat is not None and by.position == entry.seat.position \
+            and self.actor(taken) in (None, by.position)
+        what = self.log_action(taken, players) if own else self.log_line(taken, players)
+        return _("%(who)s nimmt zurück: „%(what)s“", who=who, what=what)
 
     def log_action(self, entry, players: list[str]) -> str:
         """After "Carla für Ben:": the sentence without Ben's name."""

@@ -20,7 +20,7 @@ from engine.birds.rules import RIGHT, SIDES
 from ...errors import Refusal
 from .table import Cards
 from .taps import Selection, Tap
-from .words import needs_text, placed_text, played_text, side_text
+from .words import needs_text, placed_text, played_text, refill_note, side_text
 
 LINE_CELLS = 6        # count cells on a pad's line (shared by a pair species' two ranks); each ≥ 44 px
 BIRD_LINE_CELLS = 5   # CuBirds: the line also shows the bird and its name
@@ -99,9 +99,10 @@ class Steps:
     def pad(self, lines: list[PadLine], kind: str, more: bool, **params) -> Pad:
         page = self.page()
         return Pad(lines, kind,
-                   more=Tap(_("mehr") + " ▸", params=self.sel.params(more=page + 1, **params), value="more")
-                   if more else None,
-                   less=Tap("◂ " + _("weniger"), params=self.sel.params(more=page - 1 or None, **params), value="less")
+                   more=Tap(_("größere Anzahlen") + " ▸", params=self.sel.params(more=page + 1, **params),
+                            value="more") if more else None,
+                   less=Tap("◂ " + _("kleinere Anzahlen"), params=self.sel.params(more=page - 1 or None, **params),
+                            value="less")
                    if page else None)
 
     def cells_per_card(self, cards: list) -> int:
@@ -247,10 +248,11 @@ class Steps:
         for index, row in enumerate(self.game.rows):
             caught, ends = {}, []
             for side in SIDES:
-                end = {"side": side, "label": side_text(side), "tap": None, "caught": 0, "refill": False}
+                end = {"side": side, "label": side_text(side), "tap": None, "caught": 0, "refill": ""}
                 if pick:
                     preview = self.game.preview_play(pick, index, side)
-                    end.update(caught=len(preview["captured"]), refill=preview["refill_needed"],
+                    end.update(caught=len(preview["captured"]),
+                               refill=refill_note() if preview["refill_needed"] else "",
                                tap=Tap(side_text(side), event={"type": "play", "cards": pick, "row": index,
                                                                "side": side},
                                        params=self.sel.params(pick=",".join(pick)), value=f"{index}:{side}"))
@@ -263,7 +265,7 @@ class Steps:
     def step_refill(self, legal: dict) -> dict:
         side = self.sel.choice("side", legal["sides"]) or RIGHT
         index = legal["row"]
-        ends = [{"side": s, "label": side_text(s), "refill": False, "caught": 0,
+        ends = [{"side": s, "label": side_text(s), "refill": "", "caught": 0,
                  "tap": Tap(side_text(s), params=self.sel.params(side=s), value=f"side:{s}", pressed=s == side)}
                 for s in legal["sides"]]
         return {"mode": "turn-up", "row_index": index, "reshuffle": legal["reshuffle"], "side": side_text(side),

@@ -99,6 +99,11 @@ def preload_dictionaries(languages) -> None:
                      name="hyphenation", daemon=True).start()
 
 
+def refill_note() -> str:
+    """"auffüllen" on a row end's narrow tap: it may break where the word does (``name_lines``)."""
+    return name_lines(_("auffüllen"), str(get_locale()))[0]
+
+
 def cards_text(cards) -> str:
     return ", ".join(card_label(c) for c in cards)
 
@@ -139,7 +144,7 @@ class Words:
         kind = effect.get("type") or event.get("type")
         action = self._action(kind, effect)
         parts = [_("%(who)s: %(action)s", who=self.name(effect["player"]), action=action)
-                 if named and effect.get("player") is not None and kind != "refill" else action]
+                 if named and effect.get("player") is not None else action]
         for flock in effect.get("robin_flocks", []):
             parts.append(_("RobinBird fliegt %(flock)s", flock=self._flock(flock)))
         if effect.get("refill_skipped") or effect.get("robin_rows_skipped"):
@@ -174,7 +179,7 @@ class Words:
                      else _("schnappt nichts"))
             return f"{where} — {catch}"
         if kind == "refill":
-            text = _("Reihe %(row)s: %(card)s %(side)s aufgedeckt", row=effect["row"] + 1,
+            text = _("%(card)s %(side)s an Reihe %(row)s aufgedeckt", row=effect["row"] + 1,
                      card=card_label(effect["card"]), side=side_text(effect["side"]))
             if effect.get("reshuffled"):
                 text += " (" + _("Ablagestapel gemischt") + ")"
