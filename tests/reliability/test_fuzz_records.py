@@ -148,6 +148,22 @@ def multipart(parts: list[tuple[str, str | None, bytes]], boundary: str = "kt-fu
     return out + f"--{boundary}--\r\n".encode()
 
 
+def import_file(browser: Browser, name: str, raw: bytes):
+    """The start page's import form with a file: the answer, and the file as the server reads it."""
+    answer = browser.send("POST", "/import", [
+        ("Content-Type", "multipart/form-data; boundary=kt-fuzz-boundary"), ("X-CSRFToken", browser.csrf)],
+        multipart([("file", name, raw)]))
+    return answer, strict_json(raw)
+
+
+def import_pasted(browser: Browser, text: str):
+    """The import form with pasted text: the answer, and the text as the server reads it."""
+    answer = browser.send("POST", "/import", [
+        ("Content-Type", "application/x-www-form-urlencoded"), ("X-CSRFToken", browser.csrf)],
+        form_body([("record", text)]))
+    return answer, strict_json(as_received(text))
+
+
 def test_record_files_and_pasted_records_are_refused_or_imported(ledger_for, live_server, record_property):
     """The import form as the start page sends it: a file (any encoding) or pasted text."""
     browser = Browser(live_server.url)
@@ -162,15 +178,9 @@ def test_record_files_and_pasted_records_are_refused_or_imported(ledger_for, liv
         text = draw(samples) if draw(st.integers(0, 9)) == 0 else json_text(mutated_record(draw), draw)
         if how == "file":
             raw = ENCODINGS[encoding](text)
-            answer = browser.send("POST", "/import", [
-                ("Content-Type", "multipart/form-data; boundary=kt-fuzz-boundary"), ("X-CSRFToken", browser.csrf)],
-                multipart([("file", draw(st.sampled_from(["record.json", "x", "ä.json"])), raw)]))
-            record = strict_json(raw)
+            answer, record = import_file(browser, draw(st.sampled_from(["record.json", "x", "ä.json"])), raw)
         else:
-            answer = browser.send("POST", "/import", [
-                ("Content-Type", "application/x-www-form-urlencoded"), ("X-CSRFToken", browser.csrf)],
-                form_body([("record", text)]))
-            record = strict_json(as_received(text))
+            answer, record = import_pasted(browser, text)
         if record is NO_JSON:
             ledger.refused(answer)
             return
@@ -234,15 +244,9 @@ def test_night_files_are_imported_whole_or_refused_changing_nothing(ledger_for, 
     def upload(data, how):
         text = json_text(mutated_night(data.draw), data.draw)
         if how == "file":
-            answer = browser.send("POST", "/import", [
-                ("Content-Type", "multipart/form-data; boundary=kt-fuzz-boundary"), ("X-CSRFToken", browser.csrf)],
-                multipart([("file", "abend.json", text.encode("utf-8", "surrogatepass"))]))
-            night = strict_json(text.encode("utf-8", "surrogatepass"))
+            answer, night = import_file(browser, "abend.json", text.encode("utf-8", "surrogatepass"))
         else:
-            answer = browser.send("POST", "/import", [
-                ("Content-Type", "application/x-www-form-urlencoded"), ("X-CSRFToken", browser.csrf)],
-                form_body([("record", text)]))
-            night = strict_json(as_received(text))
+            answer, night = import_pasted(browser, text)
         if night is not NO_JSON and night_verdict(night):
             assert answer.status == 303, answer
             ledger.accepted()
