@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import pygal
 import sqlalchemy as sa
 from flask import Blueprint, current_app, render_template
-from flask_babel import get_locale
+from flask_babel import format_percent, get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
@@ -187,7 +187,8 @@ def draw_pile_of(game: str, options: dict) -> int:
 
 # --- charts ------------------------------------------------------------------------------
 def percent(value) -> str:
-    return "–" if value is None else f"{value:.0%}"
+    """A share as the page's language writes it ("66 %", English "66%")."""
+    return "–" if value is None else format_percent(value)
 
 
 def _accessible(title_text: str):

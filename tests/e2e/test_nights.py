@@ -111,6 +111,8 @@ def test_a_night_with_a_rematch_its_tally_and_a_replay(phone):
     expect(replay_region).to_have_attribute("data-step", "0")
 
     middle = total // 2
+    slider = anna.locator("#replay-slider input").bounding_box()
+    assert slider["width"] >= 0.6 * anna.viewport_size["width"], slider   # a step a few pixels wide, not one
     anna.locator("#replay-slider input").fill(str(middle))
     expect(replay_region).to_have_attribute("data-step", str(middle))
     assert re.search(rf"schritt={middle}$", anna.url)

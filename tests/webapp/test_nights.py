@@ -317,20 +317,22 @@ def test_statistics_count_the_finished_games_beside_the_simulated_figures(client
     page = client.get("/statistik").get_data(as_text=True)
     assert "5 beendete Spiele" in page
     group = re.search(r'<article class="stats-group" data-players="3" data-variant="\{\}">(.*?)</article>', page, re.S)
-    assert re.search(r'<td class="games">3</td><td>10000</td>', group.group(1))
+    assert re.search(r'<td class="games">3</td><td>10.000</td>', group.group(1))
     wins = [0, 0, 0]
     for record in records[:3]:
         first = record["events"][0]["dealer"]
         for winner in replay(record).outcome().winners:
             wins[(winner - first) % 3] += 1
-    for seat, count in enumerate(wins):
-        assert re.search(rf'<tr data-seat="{seat}"><th scope="row">Platz {seat + 1}</th><td>\d+%'
-                         rf' <small>\({count}\)</small></td><td>{[36, 33, 31][seat]}%', group.group(1))
-    assert "41.2" in group.group(1) and "66%" in group.group(1)
+    for seat, count in enumerate(wins):   # German numbers: "36 %" (a no-break space), "41,2"
+        assert re.search(rf'<tr data-seat="{seat}"><th scope="row">Platz {seat + 1}</th><td>\d+\xa0%'
+                         rf' <small>\({count}\)</small></td><td>{[36, 33, 31][seat]}\xa0%', group.group(1))
+    assert "41,2" in group.group(1) and "66\xa0%" in group.group(1)
     levels = re.search(r'<tr data-draw-pile="22">(.*?)</tr>', page, re.S).group(1)
-    assert "100%" in levels and "simple: 56%" in levels and "smart: 71%" in levels
+    assert "100\xa0%" in levels and "simple: 56\xa0%" in levels and "smart: 71\xa0%" in levels
     solo = re.search(r'<article class="stats-group solo">(.*?)</article>', page, re.S).group(1)
-    assert "61%" in solo
+    assert "61\xa0%" in solo
+    english = client.get("/statistik?lang=en").get_data(as_text=True)
+    assert "41.2" in english and "66%" in english and "41,2" not in english
     for name in ("Anna", "Ben", "Carla"):  # RobinBird is no person
         assert name not in page
     svgs = re.findall(r"<svg.*?</svg>", page, re.S)
@@ -350,8 +352,8 @@ def test_statistics_show_the_simulated_figure_of_the_most_games(client, monkeypa
         nights_stats._sections.cache_clear()
         page = client.get("/statistik").get_data(as_text=True)
         group = re.search(r'<article class="stats-group" data-players="3" data-variant="\{\}">(.*?)</article>', page, re.S)
-        assert "41.2" in group.group(1) and "99.9" not in group.group(1)
-        assert re.search(r'<td class="games">\d+</td><td>10000</td>', group.group(1))
+        assert "41,2" in group.group(1) and "99,9" not in group.group(1)
+        assert re.search(r'<td class="games">\d+</td><td>10.000</td>', group.group(1))
 
 
 def test_statistics_say_so_when_there_are_no_simulated_figures(client, monkeypatch):
