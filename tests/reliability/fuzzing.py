@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, Phase, settings, strategies as st
 
 from engine import EngineError, new_game
 from engine.randomplay import random_record
+from engine.shape import json_int
 from webapp.client_json import DEPTH_MAX
 
 SCALE = float(os.environ.get("KT_FUZZ_SCALE", "1"))  # < 1 while developing, e.g. 0.05
@@ -455,7 +456,8 @@ NO_JSON = object()  # what ``strict_json`` makes of a text the server must refus
 
 def strict_json(raw: str | bytes):
     """The value of ``raw`` if it is JSON as the server takes it (RFC 8259 in UTF-8,
-    finite numbers, whole Unicode characters, at most ``DEPTH_MAX`` levels deep), else ``NO_JSON``."""
+    finite numbers, whole Unicode characters, at most ``DEPTH_MAX`` levels deep; an
+    integer too long for Python as one beyond the engine's bounds), else ``NO_JSON``."""
     def no_constant(name):
         raise ValueError(name)
 
@@ -465,7 +467,7 @@ def strict_json(raw: str | bytes):
         return float(text)
 
     try:
-        value = json.loads(raw, parse_constant=no_constant, parse_float=finite)
+        value = json.loads(raw, parse_constant=no_constant, parse_float=finite, parse_int=json_int)
         return value if _depth(value) <= DEPTH_MAX and _whole_text(value) else NO_JSON
     except (ValueError, RecursionError):
         return NO_JSON
