@@ -533,3 +533,21 @@ def test_long_bird_names_break_only_where_words_do():
     assert name_lines("Rotkehlchen", "de") == (SOFT_HYPHEN.join(["Rot", "kehl", "chen"]), 8)              # Rotkehl-
     assert name_lines("Reed warbler", "en")[1] == 7                                                      # warbler
     assert name_lines("Flamingo", "de") == ("Flamingo", 8)                                                # short: whole
+
+
+def test_with_no_card_left_to_draw_the_draw_step_is_one_tap_on(client, new_table):
+    """The engine says how many cards a draw would bring ("… dürft stattdessen 2 Karten vom
+    Nachziehstapel ziehen", rules/003): with none left, "Ja, 0 ziehen" and "Nein" would be
+    two taps for one thing, so the step offers one that goes on."""
+    events = random_events("gleich-und-gleich", 2, seed=6)
+    at = 191   # found by replaying: the engine's draw step offers 0 cards here
+    game = new_game("gleich-und-gleich", {}, ["Anna", "Ben"])
+    for event in events[:at]:
+        game.apply(event)
+    assert game.legal_choices()["kind"] == "draw" and game.legal_choices()["drawn"] == 0
+    table = new_table("gleich-und-gleich", ("Anna", "Ben"))
+    enter(client, table, *events[:at])
+    seated(client, table, seat=game.awaiting.player)
+    page = html(client.get(f"/t/{table.id}"))
+    assert 'data-value="pass"' in page and 'data-value="draw"' not in page
+    assert "keine Karte mehr zum Ziehen" in text_of(page)

@@ -282,6 +282,11 @@ class Steps:
 
     # --- draw or pass ---------------------------------------------------------------------------
     def step_draw(self, legal: dict) -> dict:
+        """Draw or not; where the engine says no card is left to draw, one tap goes on
+        (drawing nothing and not drawing are one and the same at the table)."""
+        if not legal["drawn"]:
+            return {"mode": "draw", "drawn": 0, "reshuffle": False, "draw_pile": self.state["draw_pile"],
+                    "no": Tap(_("Weiter – keine Karte zum Ziehen"), event={"type": "pass"}, value="pass")}
         return {"mode": "draw", "drawn": legal["drawn"], "reshuffle": legal["reshuffle"],
                 "draw_pile": self.state["draw_pile"],
                 "yes": Tap(_("Ja, %(n)s ziehen", n=legal["drawn"]), event={"type": "draw"}, value="draw"),
