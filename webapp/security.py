@@ -17,6 +17,9 @@
 """
 from __future__ import annotations
 
+import ipaddress
+from urllib.parse import urlsplit
+
 from flask import Flask, jsonify, render_template, request
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import InternalServerError
@@ -46,20 +49,22 @@ SECURITY_HEADERS = {
 TRUSTWORTHY_ORIGIN_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
-# Names a browser treats as this machine, hence as a trustworthy origin even over http.
-LOOPBACK_HOSTS = ("localhost", "[::1]")  # and 127.0.0.0/8, *.localhost
-
 INTERNAL_ERROR = _l("Da ist etwas schiefgegangen – bitte noch einmal versuchen")
 
 
 def trustworthy_origin() -> bool:
     """Whether the browser treats this request's origin as potentially trustworthy
-    (https, or a loopback name): only there does it honour a Cross-Origin-Opener-Policy."""
+    (https, or this machine: localhost, *.localhost, a loopback address): only there
+    does it honour a Cross-Origin-Opener-Policy."""
     if request.is_secure:
         return True
-    host = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host
-    host = host.lower()
-    return host in LOOPBACK_HOSTS or host.endswith(".localhost") or host.startswith("127.")
+    host = urlsplit("//" + request.host).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def init_app(app: Flask) -> None:

@@ -189,6 +189,8 @@ COOP = "Cross-Origin-Opener-Policy"
     ("http://kartentisch.example.org", {"wsgi.url_scheme": "https"}),
     ("http://localhost:8000", {}),
     ("http://127.0.0.1:8000", {}),
+    ("http://[::1]:8000", {}),
+    ("http://tisch.localhost:8000", {}),
 ])
 def test_the_opener_policy_is_sent_where_the_browser_honours_it(client, base_url, environ):
     answer = client.get("/", base_url=base_url, environ_overrides=environ)
@@ -198,6 +200,7 @@ def test_the_opener_policy_is_sent_where_the_browser_honours_it(client, base_url
 @pytest.mark.parametrize("base_url, headers", [
     ("http://192.168.1.23:8000", {}),
     ("http://kartentisch.lan", {}),
+    ("http://127.kartentisch.lan", {}),   # a name, not a loopback address
     # the header alone (no trusted proxy turned it into the scheme) changes nothing
     ("http://192.168.1.23:8000", {"X-Forwarded-Proto": "https"}),
 ])
