@@ -230,6 +230,7 @@ def test_solo_setup_takes_robinbirds_hand_as_counts(client, new_table):
     query = selected(html(controls(client, table, **query)), "robin:5")
     assert Counter(query["hand"].split(",")) == {"magpie": 3, "robin": 5}
     done = controls(client, table, **query)
+    assert 'class="placed"' not in html(done)   # nothing said of a card tapped before her hand
     draft = new_game("cubirds", {"solo": True}, ["Anna", "RobinBird"]).setup_draft(0)
     for card in cards + ["magpie"] * 3 + ["robin"] * 5:
         draft.add(card)

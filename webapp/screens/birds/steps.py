@@ -153,7 +153,9 @@ class Steps:
         needs = draft.needs()
         pick = ",".join(placed) or None
         step = {"mode": "setup", "needs": needs["kind"], "question": needs_text(needs, self.name),
-                "dealer": self.name(dealer), "counts": draft.counts(), "last": placed_text(last, self.name),
+                "dealer": self.name(dealer), "counts": draft.counts(),
+                # where the last tapped card went; once RobinBird's hand is counted in, nothing of before
+                "last": placed_text(None if hand else last, self.name),
                 "hand_size": self.game.numbers()["hand_size"],
                 "rows": [self.cards.many(row) for row in draft.rows],
                 "row": needs.get("row"), "discards": self.cards.many(draft.discards),
