@@ -50,7 +50,10 @@ def variant_label(game: str, options: dict) -> str:
         cls = None
     parts = [level_text(options)] if has_levels(cls) and "level" in options else []
     for option in screen_for(game).option_fields:
-        if not option.choices and options.get(option.name) == option.value:
+        value = options.get(option.name)
+        if option.number and value not in (None, option.number[0]):
+            parts.append(f"{option.label}: {value}")
+        elif not option.choices and not option.number and value == option.value:
             parts.append(str(option.label))
     if options.get("robin_bonus"):
         parts.append(f"RobinBird +{len(options['robin_bonus'])}")

@@ -17,6 +17,7 @@ from . import seats, store
 from .errors import Refusal
 from .extensions import htmx, limiter
 from .models import Table
+from .nights import variant_label
 from .screens import TITLES, screen_for, title
 
 bp = Blueprint("tables", __name__)
@@ -201,7 +202,7 @@ def lobby_context(table: Table, seat=_THIS_PHONE) -> dict:
     seat = seats.current(table) if seat is _THIS_PHONE else seat
     return {"table": table, "game_title": title(table.game), "join_url": join_url(table), "screen": screen_for(table.game),
             "seat": seat, "seat_range": (lo, hi), "joinable": hi > 1,  # one seat: the creator's, nobody joins
-            "bots": store.bot_names(table.game, table.options),
+            "bots": store.bot_names(table.game, table.options), "variant": variant_label(table.game, table.options),
             "can_start": lo <= len(table.seats) <= hi, "unreachable": unreachable_for_phones(),
             "lost_seat": seats.lost(table)}
 

@@ -366,3 +366,14 @@ def test_no_version_number_on_screen(app, client):
     table_id, _ = started_table(app, client)
     page = client.get(f"/t/{table_id}").text
     assert re.search(r'<small class="version" hidden>v0</small>', page)
+
+
+def test_the_lobby_says_which_variant_is_played(app, client):
+    """What was chosen on the start page is what the table sees before it starts:
+    RobinBird's head start (rules/003: „kannst du der Sammlung von RobinBird zu Beginn des
+    Spiels 1 oder mehr zusätzliche Karten hinzufügen“), a variant by its name."""
+    solo = create_by_form(client, game="cubirds", solo="1", robin_handicap="2")
+    lobby = re.sub(r"\s+", " ", client.get(f"/t/{solo}").text)
+    assert "Gespielt wird: Solo gegen RobinBird, Solo: Vorsprung für RobinBird (Karten in ihrer Sammlung): 2" in lobby
+    plain = client.get(f"/t/{create_by_form(client, game='cubirds')}").text
+    assert "Gespielt wird:" not in plain
