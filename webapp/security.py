@@ -52,19 +52,22 @@ TRUSTWORTHY_ORIGIN_HEADERS = {
 INTERNAL_ERROR = _l("Da ist etwas schiefgegangen – bitte noch einmal versuchen")
 
 
-def trustworthy_origin() -> bool:
-    """Whether the browser treats this request's origin as potentially trustworthy
-    (https, or this machine: localhost, *.localhost, a loopback address): only there
-    does it honour a Cross-Origin-Opener-Policy."""
-    if request.is_secure:
-        return True
-    host = urlsplit("//" + request.host).hostname or ""
+def on_this_machine() -> bool:
+    """Whether this request came in on the server's own machine (localhost,
+    *.localhost, a loopback address): an address no phone can open."""
+    host = urlsplit(request.host_url).hostname or ""
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def trustworthy_origin() -> bool:
+    """Whether the browser treats this request's origin as potentially trustworthy
+    (https, or this machine): only there does it honour a Cross-Origin-Opener-Policy."""
+    return request.is_secure or on_this_machine()
 
 
 def init_app(app: Flask) -> None:

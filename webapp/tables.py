@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import io
 import json
-import ipaddress
-from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
@@ -19,6 +17,7 @@ from .extensions import htmx, limiter
 from .models import Table
 from .nights import variant_label
 from .screens import TITLES, screen_for, title
+from .security import on_this_machine
 
 bp = Blueprint("tables", __name__)
 
@@ -38,18 +37,6 @@ def qr_svg(data: str) -> str:
     out = io.BytesIO()
     image.save(out)
     return out.getvalue().decode()
-
-
-def on_this_machine() -> bool:
-    """Whether this request came in on the server's own machine (localhost, 127.x, ::1):
-    an address no phone can open."""
-    host = urlsplit(request.host_url).hostname or ""
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def phone_url(endpoint: str, **values) -> str:
