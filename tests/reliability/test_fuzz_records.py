@@ -148,6 +148,15 @@ def multipart(parts: list[tuple[str, str | None, bytes]], boundary: str = "kt-fu
     return out + f"--{boundary}--\r\n".encode()
 
 
+def imported_or_refused(ledger, answer, importable: bool) -> None:
+    """The import form's answer: a new table (303) for what is to be imported, else a refusal."""
+    if importable:
+        assert answer.status == 303, answer
+        ledger.accepted()
+    else:
+        ledger.refused(answer)
+
+
 def import_file(browser: Browser, name: str, raw: bytes):
     """The start page's import form with a file: the answer, and the file as the server reads it."""
     answer = browser.send("POST", "/import", [
@@ -185,11 +194,7 @@ def test_record_files_and_pasted_records_are_refused_or_imported(ledger_for, liv
             ledger.refused(answer)
             return
         refusal, web_refuses = record_verdict(record)
-        if refusal is None and not web_refuses:
-            assert answer.status == 303, answer
-            ledger.accepted()
-        else:
-            ledger.refused(answer)
+        imported_or_refused(ledger, answer, refusal is None and not web_refuses)
 
     upload()
     browser.close()
@@ -247,11 +252,7 @@ def test_night_files_are_imported_whole_or_refused_changing_nothing(ledger_for, 
             answer, night = import_file(browser, "abend.json", text.encode("utf-8", "surrogatepass"))
         else:
             answer, night = import_pasted(browser, text)
-        if night is not NO_JSON and night_verdict(night):
-            assert answer.status == 303, answer
-            ledger.accepted()
-        else:
-            ledger.refused(answer)
+        imported_or_refused(ledger, answer, night is not NO_JSON and night_verdict(night))
 
     upload()
     browser.close()
