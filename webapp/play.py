@@ -7,7 +7,7 @@ import json
 import threading
 from typing import NamedTuple
 
-from cachetools import LRUCache, cached
+from cachetools import LRUCache
 from flask import Blueprint, Flask, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, lazy_gettext as _l
 from flask_htmx import make_response as htmx_response
@@ -15,7 +15,7 @@ from flask_htmx import make_response as htmx_response
 from . import client_json, nights, seats, store
 from .errors import NOT_FOUND, Refusal
 from .extensions import htmx, limiter
-from .models import Event, Seat, Table
+from .models import Seat, Table
 from .screens import screen_for, title
 from .screens.generic import Around, Perspective, Screen
 from .tables import CREATE_LIMIT, limits_off, lobby_context
@@ -247,23 +247,30 @@ class LoggedEntry(NamedTuple):
     kind: str
 
 
+# The log's sentences by (table, seq, language): an entry never changes once made
+# (entries are only appended, seats are fixed once the game runs), so each is worded
+# once; strings, not the entry rows they were worded from.
+_sentences: LRUCache[tuple[str, int, str], str] = LRUCache(maxsize=16384)
+_sentences_lock = threading.Lock()
+
+
 @functools.lru_cache(maxsize=1024)
 def _log(table_id: str, revision: int, language: str) -> tuple[tuple[LoggedEntry, str], ...]:
     """The newest entries with their sentences: the same on every phone, so built
-    once per table revision and language (every change counts up the revision)."""
+    once per table revision and language (every change counts up the revision).
+    Only entries not worded before are read whole."""
     table = store.get_table(table_id)
-    screen, players = screen_for(table.game), list(table.players)
-    return tuple((LoggedEntry(entry.seq, entry.kind), _sentence(table_id, language, entry, players, screen))
-                 for entry in store.log_rows(table))
-
-
-@cached(LRUCache(maxsize=16384), key=lambda table_id, language, entry, players, screen: (table_id, entry.seq, language),
-        lock=threading.Lock())
-def _sentence(table_id: str, language: str, entry: Event, players: list[str], screen: Screen) -> str:
-    """An entry's sentence, worded once and kept by table, seq and language alone (it
-    never changes: entries are only appended, seats are fixed once the game runs), so the
-    cache holds strings, not the entries they were worded from."""
-    return str(screen.log_line(entry, players))
+    heads = store.log_heads(table)
+    with _sentences_lock:
+        sentences = {seq: _sentences.get((table_id, seq, language)) for seq, _kind in heads}
+    unworded = [seq for seq, sentence in sentences.items() if sentence is None]
+    if unworded:
+        screen, players = screen_for(table.game), list(table.players)
+        for entry in store.log_rows(table, unworded):
+            sentences[entry.seq] = sentence = str(screen.log_line(entry, players))
+            with _sentences_lock:
+                _sentences[(table_id, entry.seq, language)] = sentence
+    return tuple((LoggedEntry(seq, kind), sentences[seq]) for seq, kind in heads)
 
 
 def render_regions(table: Table, error: Refusal | None = None) -> str:

@@ -187,9 +187,32 @@ def test_an_entry_is_put_into_words_once_per_language(app, client, monkeypatch):
     english = app.test_client().get(f"/t/{table_id}/sync?rev=0&phase=play&lang=en", headers=HX).text
     assert worded == [1, 2, 3, 3, 2, 1]  # English is worded anew, newest first
     log = re.compile(r'<section id="log".*?</section>', re.S)
-    play._sentence.cache_clear()
+    play._sentences.clear()  # worded anew, drawn anew
+    play._log.cache_clear()
+    play._drawings.clear()
+    app.extensions["sync"]._drawings.clear()
     assert log.search(ben.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text).group() == \
         log.search(german).group()
+    assert log.search(english).group() != log.search(german).group()
+
+
+def test_the_log_reads_whole_entries_only_for_sentences_not_worded_yet(app, client, monkeypatch):
+    """Drawing the log at a new revision reads the listed entries' seq and kind, and the
+    whole rows (event, effect, seat) only of the entries without a kept sentence."""
+    table_id, _ = started_table(app, client)
+    events = random_events("gleich-und-gleich", 2, seed=21)
+    read = []
+    monkeypatch.setattr(play.store, "log_rows",
+                        lambda table, seqs, rows=play.store.log_rows: read.append(list(seqs)) or rows(table, seqs))
+    for version in range(3):
+        answer = client.post(f"/t/{table_id}/event", headers=HX,
+                             data={"event": json.dumps(events[version]), "version": version, "key": f"r{version}"})
+        assert answer.status_code == 200
+    assert read == [[1], [2], [3]]
+    english = app.test_client().get(f"/t/{table_id}/sync?rev=0&phase=play&lang=en", headers=HX).text
+    german = client.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text
+    assert read[-1] == [3, 2, 1] and len(read) == 4  # another language: each entry worded anew, German kept
+    log = re.compile(r'<section id="log".*?</section>', re.S)
     assert log.search(english).group() != log.search(german).group()
 
 

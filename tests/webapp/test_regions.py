@@ -120,7 +120,7 @@ def test_the_caches_of_drawings_and_sentences_hold_text_bounded_by_size(app, cli
     table_id, _others = started_table(app, client)
     enter_until_buttons_enter(client, table_id, "gleich-und-gleich", 2, seed=5)
     sync(client, table_id)
-    sentences = play._sentence.cache
+    sentences = play._sentences
     mine = {key: value for key, value in sentences.items() if key[0] == table_id}
     assert mine, "the log's sentences are cached"
     assert all(isinstance(value, str) and key[2] == "de" and isinstance(key[1], int) for key, value in mine.items())

@@ -71,11 +71,18 @@ def human_seat_range(game: str, options: dict) -> tuple[int, int]:
     return game_class(game).human_player_range(options)
 
 
-def log_rows(table: Table, limit: int = 30) -> list[Event]:
-    """The newest entries first (without their stored answers: a whole game state each)."""
+def log_heads(table: Table, limit: int = 30) -> list[tuple[int, str]]:
+    """The seq and kind of the newest entries, newest first: what the log lists."""
+    return [tuple(row) for row in db.session.execute(
+        sa.select(Event.seq, Event.kind).where(Event.table_id == table.id).order_by(Event.seq.desc()).limit(limit))]
+
+
+def log_rows(table: Table, seqs: list[int]) -> list[Event]:
+    """The entries ``seqs`` with their seats, newest first (without their stored
+    answers: a whole game state each)."""
     return list(db.session.execute(
-        sa.select(Event).where(Event.table_id == table.id).order_by(Event.seq.desc()).limit(limit)
-        .options(defer(Event.answer, raiseload=True))
+        sa.select(Event).where(Event.table_id == table.id, Event.seq.in_(seqs)).order_by(Event.seq.desc())
+        .options(defer(Event.answer, raiseload=True), joinedload(Event.seat))
     ).scalars())
 
 
