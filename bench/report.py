@@ -79,7 +79,7 @@ def _load(runs: list[dict], before: str | None = None) -> list[str]:
              "open until their table changes, one entry per table every 2–4 s. *floor* is `bench/floor.py` "
              "with the same gunicorn settings as the app on that database: it answers every held poll of a table with a fixed 3 KB body "
              "as soon as the table's revision moves, and does nothing else. *after* is this tree's app, "
-             f"*before* the app of commit `{before or '–'}` (the sync before #17), each on a fresh database. "
+             f"*before* the app of commit `{before or '–'}` (`--before`), each on a fresh database. "
              "*propagation* is what a player waits for: from the entry's answer (or the poll's sending, if "
              "later) until another phone has the new regions. Latencies in ms as p50 / p95 / p99 after a "
              "5 s warm-up; *CPU per change* is the server's CPU time (master and workers, from `/proc`) "
