@@ -24,6 +24,8 @@ from flask_babel import gettext
 
 from engine.randomplay import random_record
 
+from .test_pages import create_by_form
+
 HANDICAP = "Solo: Vorsprung für RobinBird (Karten in ihrer Sammlung)"
 # game, players, the start page's form fields, the engine's options, the German words of the variant
 CASES = [
@@ -78,19 +80,11 @@ def check(shown: str, everything: str, language: str, german: list[str], english
         assert word in shown, (where, language, word, shown)
 
 
-def create_by_form(client, game: str, fields: dict) -> str:
-    """A table made with the start page's form, as a phone does; its id."""
-    form = {"game": game, "name": "Anna", **{f"option-{name}": value for name, value in fields.items()}}
-    made = client.post("/tables", data=form)
-    assert made.status_code == 303, made.get_data(as_text=True)
-    return made.headers["Location"].rsplit("/", 1)[-1]
-
-
 @pytest.mark.parametrize(("game", "players", "fields", "options", "german"), CASES,
                          ids=[f"{c[0]}-{'-'.join(c[3])}" for c in CASES])
 def test_the_lobby_names_the_variant_in_the_page_language(app, client, game, players, fields, options, german):
     english = english_of(app, german)
-    table_id = create_by_form(client, game, fields)
+    table_id = create_by_form(client, game, **fields)
     for language in LANGUAGES:
         page = client.get(f"/t/{table_id}?lang={language}").get_data(as_text=True)
         check(the_variant(r'<p class="hint variant">(.*?)</p>', page), text_of(page), language, german, english, "lobby")
