@@ -14,7 +14,9 @@ the baseline of this run.
 
 What a sync costs a player is the time from an entry to the other phones'
 answer: for each changed answer, from the later of the entry's answer (at the
-entering phone) and the poll's sending to its arrival.
+entering phone) and the poll's sending to its arrival (*propagation*). Beside it,
+*tap to phones* counts from the entry's sending instead: the whole wait of the
+table, whichever request the server does its work in.
 
 Bounded: a fixed number of tables, a fixed duration, no retries; every
 request has a timeout. The client is one asyncio process (aiohttp) on the same
@@ -69,6 +71,7 @@ class TableDriver:
     version: int = 0
     revision_offset: int = 0  # revision − version: every entry counts both up by one
     answered_at: dict[int, float] = field(default_factory=dict)  # revision → when its entry was answered
+    sent_at: dict[int, float] = field(default_factory=dict)  # revision → when its entry was sent
 
 
 @dataclass
@@ -185,8 +188,8 @@ class Run:
         self.measure_from = self.started + WARMUP_SECONDS
         self.deadline = self.measure_from + seconds
         self.random = random.Random(seed)
-        self.entry, self.sync_unchanged, self.sync_changed, self.bare = (
-            Samples(self.measure_from), Samples(self.measure_from), Samples(self.measure_from), Samples(self.measure_from))
+        self.entry, self.sync_unchanged, self.sync_changed, self.tap_to_phones, self.bare = (
+            Samples(self.measure_from) for _ in range(5))
         self.late: list[float] = []
         self.deliveries: list[Delivery] = []
         self.holds_ran_out = 0
@@ -238,10 +241,13 @@ class Run:
             due = time.perf_counter()  # asks again at once, as the page's new poller does
 
     def delivery_delays(self) -> None:
-        """Each changed answer's delay after its entry (see the module text) into ``sync_changed``."""
+        """Each changed answer's delay after its entry (see the module text) into ``sync_changed``,
+        and after the entry's sending into ``tap_to_phones``."""
         for d in self.deliveries:
             answered = d.table.answered_at.get(d.revision, d.arrived)  # an entry never answered: counts as 0
             self.sync_changed.add(d.sent, max(0.0, d.arrived - max(d.sent, answered)))
+            if d.revision in d.table.sent_at:
+                self.tap_to_phones.add(d.sent, max(0.0, d.arrived - max(d.sent, d.table.sent_at[d.revision])))
 
     async def table(self, table: TableDriver) -> None:
         due = self.started + self.random.uniform(0, ENTRY_SECONDS[1])
@@ -261,6 +267,7 @@ class Run:
                         self.entry.add(sent, took)
                         table.version += 1
                         table.answered_at[table.version + table.revision_offset] = sent + took
+                        table.sent_at[table.version + table.revision_offset] = sent
                     else:
                         self.entry.error(sent, f"HTTP {answer.status} {data.get('code') or data.get('error', '')}"[:80])
             except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as err:
@@ -318,6 +325,7 @@ def summarise(run: Run, tables: int, seconds: float, elapsed: float, setup_secon
     result = {"tables": tables, "phones": tables * PHONES_PER_TABLE, "seconds": round(elapsed, 1),
               "setup_seconds": round(setup_seconds, 1),
               "entry": run.entry.summary(), "sync": run.sync_changed.summary(),
+              "tap_to_phones": run.tap_to_phones.summary(),
               "sync_204": run.sync_unchanged.summary(), "holds_ran_out": run.holds_ran_out,
               "bare": run.bare.summary(), "finished_tables": run.finished_tables}
     requests = sum(result[k]["count"] for k in ("entry", "sync", "sync_204", "bare")) + run.holds_ran_out

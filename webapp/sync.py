@@ -11,12 +11,17 @@ comes from its session cookie (decoded once per cookie) and the table's seats
 session and a seat query each. Flask's view ``play.sync`` gives the same answers
 through ``Sync.answer`` (it only sees what this leaves: an unknown table).
 
-A change is announced by the store (``store.writing.changed``); in a request once
-its answer has been sent, so that the phones it wakes, which share the process,
-do not hold up that answer. Other processes learn of it from the database: on
-PostgreSQL its NOTIFY (the trigger of migration a3e9c1f0b7d2, heard by LISTEN);
-on SQLite ``PRAGMA data_version``, read every ``SYNC_WATCH_INTERVAL`` while phones
-wait (it changes with every commit of another connection).
+A change is announced by the store (``store.writing.changed``) and published where
+it was made (``Sync.publish``; in a request just before its answer goes out): the
+new regions are drawn for every perspective, language and view that the table's
+phones asked for at earlier revisions, then the phones waiting in this process
+are woken, and all a woken phone's poll does is send a drawing already made. So
+the phones see the change when the entering phone gets its answer, and the
+drawing is paid once, by the change. Other processes learn of it from the
+database and draw for their phones when the first of them asks: on PostgreSQL
+its NOTIFY (the trigger of migration a3e9c1f0b7d2, heard by LISTEN); on SQLite
+``PRAGMA data_version``, read every ``SYNC_WATCH_INTERVAL`` while phones wait (it
+changes with every commit of another connection).
 
 A phone whose session holds a token that no longer holds a seat at the table (the
 seat went to another phone) is sent to the table page (``HX-Location``, C10).
@@ -40,9 +45,8 @@ from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Request
 
 from . import store
-from .errors import Refusal
 from .extensions import LANGUAGE_COOKIE, db, language
-from .models import Table, token_hash
+from .models import PLAYING, Seat, Table, token_hash
 from .screens import screen_for
 from .screens.generic import Perspective
 from .security import SECURITY_HEADERS
@@ -55,6 +59,8 @@ NIGHT = "abend"  # the phase of a night page's poll (webapp/nights.py draws it)
 REVISION_CHANNEL = "kartentisch_revisions"
 REVISIONS_OF_TABLES = sa.select(Table.id, Table.revision).where(
     Table.id.in_(sa.bindparam("table_ids", expanding=True)))
+TABLE_AND_SEATS = (sa.select(Table.game, Table.status, Table.revision, Seat.token_hash, Seat.position)
+                   .outerjoin(Seat, Seat.table_id == Table.id).where(Table.id == sa.bindparam("table_id")))
 HTML_HEADERS = [("Content-Type", "text/html; charset=utf-8"), ("Vary", "Accept-Encoding, Cookie"),
                 *SECURITY_HEADERS.items()]
 GZIP_MIN_BYTES = 512
@@ -92,6 +98,7 @@ class Drawing:
 
 
 DRAWINGS_BYTES = 32 * 2**20  # per process
+ASKED_PER_TABLE = 16  # (language, perspective, view) kept per table for drawing ahead
 
 
 class Sync:
@@ -115,12 +122,27 @@ class Sync:
         # Drawings by their bytes (body and gzip), so that old revisions age out: bounded by size, not count.
         self._drawings: LRUCache[tuple, Drawing] = LRUCache(maxsize=DRAWINGS_BYTES, getsizeof=Drawing.size)
         self._tokens: LRUCache[str, dict] = LRUCache(maxsize=16384)
+        # What each table's phones asked for lately, newest last: drawn ahead at its next change.
+        self._asked: LRUCache[str, dict[tuple, None]] = LRUCache(maxsize=4096)
         self._stripes = tuple(threading.Lock() for _ in range(64))
 
     # --- the database ---------------------------------------------------------------
     def _read_revisions(self, table_ids: list[str]) -> dict[str, int]:
         with self._engine.connect() as connection:
             return dict(connection.execute(REVISIONS_OF_TABLES, {"table_ids": table_ids}).all())
+
+    def revision(self, table_id: str, asked: str) -> int | None:
+        """The table's revision for a held poll at revision ``asked``: as the watch heard
+        of it (no database read for the polls that follow a change: one held at a revision
+        already passed is woken by the watch), or, where it heard of none or of an older
+        one than the phone's, read (None: no such table)."""
+        known = self.watch.known(table_id)
+        if known is not None and not _past(asked, known):
+            return known
+        revision = self.current_revision(table_id)
+        if revision is not None:
+            self.watch.tell(table_id, revision)
+        return revision
 
     def current_revision(self, table_id: str) -> int | None:
         if not store.is_table_id(table_id):
@@ -132,11 +154,12 @@ class Sync:
     def answer(self, table_id: str, query: dict[str, str], token: str | None, language: str,
                gzip_ok: bool) -> Answer | None:
         """The answer to a poll (None: for Flask: no such table, or a night page)."""
-        revision = self.current_revision(table_id)
+        held = query.get("hold") == "1"
+        revision = self.revision(table_id, query.get("rev", "")) if held else self.current_revision(table_id)
         if revision is None:
             return None
         if query.get("rev") == str(revision):
-            if query.get("hold") != "1" or not self.watch.wait(table_id, revision, self._hold_seconds):
+            if not held or not self.watch.wait(table_id, revision, self._hold_seconds):
                 return NOTHING_NEW
             revision += 1  # the watch saw it move on
         if query.get("phase") == NIGHT:
@@ -150,7 +173,9 @@ class Sync:
         if query.get("rev") == str(facts.revision):
             return NOTHING_NEW
         view = CENTRE if query.get("view") == CENTRE else None
-        drawing = self.drawing(facts, language, facts.perspectives.get(own), view)
+        perspective = facts.perspectives.get(own)
+        self._remember_asked(table_id, (language, perspective, view))
+        drawing = self.drawing(facts, language, perspective, view)
         headers = list(HTML_HEADERS)
         body = drawing.body
         if gzip_ok and drawing.gzipped is not None:
@@ -166,15 +191,17 @@ class Sync:
                 known = self._facts.get(table_id)
             if known is not None and known.revision >= revision:
                 return known
-            with self.app.app_context():
-                try:
-                    table = store.get_table(table_id)
-                except Refusal:
-                    return None
-                screen = screen_for(table.game)
-                perspectives = {seat.token_hash: screen.perspective(seat) if table.started else Perspective(seat.position)
-                                for seat in table.seats}
-                facts = Facts(table.id, table.revision, table.started, perspectives)
+            if not store.is_table_id(table_id):
+                return None
+            with self._engine.connect() as connection:
+                rows = connection.execute(TABLE_AND_SEATS, {"table_id": table_id}).all()
+            if not rows:
+                return None
+            started = rows[0].status == PLAYING
+            screen = screen_for(rows[0].game)
+            perspectives = {seat.token_hash: screen.perspective(seat) if started else Perspective(seat.position)
+                            for seat in rows if seat.token_hash is not None}
+            facts = Facts(table_id, rows[0].revision, started, perspectives)
             with self._lock:
                 self._facts[table_id] = facts
             return facts
@@ -194,7 +221,9 @@ class Sync:
     def _draw(self, facts: Facts, language: str, perspective: Perspective | None, view: str | None) -> Drawing:
         from . import play, tables
 
-        with self.app.test_request_context(f"/t/{facts.table_id}", query_string={"lang": language}):
+        # An app context of its own: inside a request (``publish``) the request's ``g`` holds its language.
+        with self.app.app_context(), self.app.test_request_context(f"/t/{facts.table_id}",
+                                                                    query_string={"lang": language}):
             table = store.get_table(facts.table_id)
             if table.started:
                 html = play.shared_regions(table, perspective, view)
@@ -248,12 +277,52 @@ class Sync:
         return self.answer(table_id, query, self.token_of(cookies.get(self._cookie), table_id),
                            language(query.get("lang"), cookies.get(LANGUAGE_COOKIE)), accepts["gzip"] > 0)
 
+    # --- publishing a change ------------------------------------------------------------
     def announce(self, _app, table_id: str) -> None:
-        """The store changed a table here: the watch reads at once (in a request, once it is answered)."""
+        """The store committed a change of the table here. In a request it is published
+        once the request's own work is done (``after_request``: not while the request
+        still holds the table's game); elsewhere the waiting phones are woken at once."""
         if has_request_context():
-            g.kt_table_changed = True
+            g.setdefault("kt_changed_tables", {})[table_id] = None
         else:
-            self.watch.poke()
+            self.wake(table_id)
+
+    def publish(self, table_id: str) -> None:
+        """Draw the table's regions at its new revision for what its phones asked for
+        lately, then wake the phones waiting for it in this process."""
+        revision = self.current_revision(table_id)
+        if revision is None:
+            return
+        try:
+            facts = self.facts(table_id, revision)
+            if facts is not None:
+                perspectives = {None, *facts.perspectives.values()}
+                for language, perspective, view in self._asked_keys(table_id):
+                    if perspective in perspectives:
+                        self.drawing(facts, language, perspective, view)
+        except Exception:  # noqa: BLE001 — the change is committed: its answer must not fail for a drawing
+            self.app.logger.exception("drawing table %s at revision %s ahead failed", table_id, revision)
+        self.watch.tell(table_id, revision)
+
+    def wake(self, table_id: str) -> None:
+        """Wake the phones waiting for the table in this process (they draw what they need)."""
+        revision = self.current_revision(table_id)
+        if revision is not None:
+            self.watch.tell(table_id, revision)
+
+    def _remember_asked(self, table_id: str, key: tuple) -> None:
+        with self._lock:
+            asked = self._asked.get(table_id)
+            if asked is None:
+                asked = self._asked[table_id] = {}
+            asked.pop(key, None)
+            asked[key] = None
+            if len(asked) > ASKED_PER_TABLE:
+                del asked[next(iter(asked))]
+
+    def _asked_keys(self, table_id: str) -> list[tuple]:
+        with self._lock:
+            return list(self._asked.get(table_id, ()))
 
 
 def init_app(app: Flask) -> None:
@@ -262,15 +331,15 @@ def init_app(app: Flask) -> None:
     changed.connect(sync.announce, app)
 
     @app.after_request
-    def poke_once_answered(response):
-        if g.pop("kt_table_changed", False):
-            response.call_on_close(sync.watch.poke)
+    def publish_changes(response):
+        for table_id in g.pop("kt_changed_tables", ()):
+            sync.publish(table_id)
         return response
 
     @app.teardown_request
-    def poke_if_not_answered(_error) -> None:
-        if g.pop("kt_table_changed", False):  # no answer went out through after_request
-            sync.watch.poke()
+    def wake_if_not_answered(_error) -> None:
+        for table_id in g.pop("kt_changed_tables", ()):  # no answer went out through after_request
+            sync.wake(table_id)
 
 
 def release_holds_on_sigterm(app: Flask) -> None:
@@ -299,6 +368,11 @@ def release_holds_on_sigterm(app: Flask) -> None:
             previous(signum, frame)
 
     signal.signal(signal.SIGTERM, on_sigterm)
+
+
+def _past(asked: str, known: int) -> bool:
+    """Whether a poll's ``rev`` is a revision past ``known`` (one too long to read is)."""
+    return asked.isascii() and asked.isdigit() and (len(asked) > 18 or int(asked) > known)
 
 
 def _listen_for_revisions(engine: sa.Engine) -> Listen:

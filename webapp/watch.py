@@ -70,6 +70,7 @@ class RevisionWatch:
         ``seconds`` have passed, no hold is free or the watch closes (False)."""
         with self._lock:
             if self._closed or self._held >= self.holds or seconds <= 0:
+                self._recent.pop(table_id, None)  # not held, so not woken: the next poll asks the database
                 return False
             if self._recent.get(table_id, -1) > revision:  # heard of just before this phone came
                 return True
@@ -82,7 +83,9 @@ class RevisionWatch:
             self._held += 1
             self._start_threads()
             try:
-                watched.moved.wait_for(lambda: watched.revision > revision or self._closed, seconds)
+                moved = watched.moved.wait_for(lambda: watched.revision > revision or self._closed, seconds)
+                if not moved:  # a hold ran out: the next poll asks the database again (a table deleted, say)
+                    self._recent.pop(table_id, None)
                 return watched.revision > revision and not self._closed
             finally:
                 watched.waiting -= 1
@@ -91,15 +94,17 @@ class RevisionWatch:
                     del self._tables[table_id]
 
     def tell(self, table_id: str, revision: int) -> None:
-        """The table is at ``revision`` now (heard from the database)."""
+        """The table is at ``revision`` now (committed here, or heard from the database)."""
         with self._lock:
-            self._recent[table_id] = max(revision, self._recent.get(table_id, revision))
-            self._recent.move_to_end(table_id)
-            if len(self._recent) > RECENT:
-                self._recent.popitem(last=False)
-            watched = self._tables.get(table_id)
-            if watched is not None and revision > watched.revision:
-                self._moved(watched, revision)
+            self._heard(table_id, revision)
+
+    def known(self, table_id: str) -> int | None:
+        """The table's newest revision as heard of lately (None: not heard of). Every
+        commit of this process is told; another process's is heard from the database
+        (LISTEN, or the reads while phones wait), so a poll held at a revision heard
+        of here is woken by the next change, wherever it is made."""
+        with self._lock:
+            return self._recent.get(table_id)
 
     def poke(self) -> None:
         """Something was committed in this process: read the revisions now."""
@@ -121,6 +126,16 @@ class RevisionWatch:
     def listening(self) -> bool:
         """Whether the database's announcements are heard (the reads are only a safety net)."""
         return self._listening
+
+    def _heard(self, table_id: str, revision: int) -> None:
+        """With the lock held: the table is at ``revision``; its waiting phones are woken."""
+        self._recent[table_id] = max(revision, self._recent.get(table_id, revision))
+        self._recent.move_to_end(table_id)
+        if len(self._recent) > RECENT:
+            self._recent.popitem(last=False)
+        watched = self._tables.get(table_id)
+        if watched is not None and revision > watched.revision:
+            self._moved(watched, revision)
 
     @staticmethod
     def _moved(watched: _Watched, revision: int) -> None:
@@ -165,9 +180,7 @@ class RevisionWatch:
                 revisions = {}
             with self._lock:
                 for table_id, revision in revisions.items():
-                    watched = self._tables.get(table_id)
-                    if watched is not None and revision > watched.revision:
-                        self._moved(watched, revision)
+                    self._heard(table_id, revision)
             self._poked.wait(self._listening_interval if self._listening else self._interval)
 
     def _listen_while_waited_for(self) -> None:
@@ -186,4 +199,8 @@ class RevisionWatch:
                     self._start_threads()
 
     def _now_listening(self) -> None:
-        self._listening = True
+        """From now on every commit is heard: what was heard of before (while not
+        listening, another process's commits went unheard) is asked of the database again."""
+        with self._lock:
+            self._recent.clear()
+            self._listening = True

@@ -62,20 +62,35 @@ def test_an_entry_answers_the_held_polls_with_the_new_regions(app, client, new_t
         assert seconds < HOLD_SECONDS
 
 
-def test_the_held_polls_are_woken_once_the_entry_is_answered(app, client, new_table, monkeypatch):
-    """The woken phones share the entry's process: they start once its answer is sent."""
+def test_a_change_is_drawn_before_its_phones_are_woken(app, client, new_table, monkeypatch):
+    """What the table's phones asked for before is drawn at the new revision by the
+    entry's request, before it wakes them: a woken poll only sends it."""
     table = new_table()
-    state = client.get(f"/api/tables/{table.id}/state", headers=table.auth()).json
-    poked_while_answering = []
-    monkeypatch.setattr(app.extensions["sync"].watch, "poke", lambda: poked_while_answering.append(answer_open))
-    answer_open = True
-    answer = client.post(f"/api/tables/{table.id}/events", headers=table.auth(), buffered=False,
-                         json={"event": random_events("gleich-und-gleich", 3, seed=3)[0],
-                               "version": state["version"]})
-    assert answer.status_code == 200 and poked_while_answering == []
-    answer_open = False
-    answer.close()  # what the server does once the answer is sent
-    assert poked_while_answering == [False]
+    rev = revision_of(app, table.id)
+    sync = app.extensions["sync"]
+    assert client.get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play").status_code == 200  # asked: German, seated
+    drawn, told = [], []
+    monkeypatch.setattr(sync, "_draw", lambda *args, draw=sync._draw: drawn.append(args[0].revision) or draw(*args))
+    monkeypatch.setattr(sync.watch, "tell", lambda table_id, revision, tell=sync.watch.tell:
+                        told.append((table_id, revision, list(drawn))) or tell(table_id, revision))
+    poll = held_poll(app, table.id, rev)
+    enter_first_event(client, table)
+    assert told == [(table.id, rev + 1, [rev + 1])]  # drawn once, then the phones woken
+    status, body, _seconds = poll.result(timeout=5)
+    assert status == 200 and f"rev={rev + 1}" in body
+    assert drawn == [rev + 1]  # the woken poll drew nothing
+
+
+def test_a_change_is_drawn_in_the_language_its_phones_asked_for(app, client, new_table):
+    table = new_table()
+    rev = revision_of(app, table.id)
+    assert client.get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play&lang=en").status_code == 200
+    client.set_cookie("lang", "de")  # the entering phone reads German
+    enter_first_event(client, table)
+    drawings = app.extensions["sync"]._drawings
+    english = [key for key in drawings if key[:3] == (table.id, rev + 1, "en")]
+    assert english, "the English phones' regions were not drawn ahead"
+    assert ">History<" in drawings[english[0]].body.decode()  # the log's title ("Verlauf")
 
 
 def test_an_unchanged_table_answers_204_when_the_hold_runs_out(app, new_table):
@@ -122,6 +137,43 @@ def test_an_entry_in_another_process_is_noticed(app, new_table):
         enter_first_event(other.test_client(), table)
         status, body, seconds = poll.result(timeout=5)
         assert status == 200 and f"rev={rev + 1}" in body
+        assert seconds < HOLD_SECONDS
+    finally:
+        _dispose_engines(other)
+
+
+def test_the_polls_that_follow_a_change_read_no_revision_from_the_database(app, client, new_table, monkeypatch):
+    """The change was published here: its revision is known, and a held poll at it is
+    held without a read; a poll that knows a newer revision than the watch reads it."""
+    table = new_table()
+    rev = revision_of(app, table.id)
+    sync = app.extensions["sync"]
+    enter_first_event(client, table)
+    reads = []
+    monkeypatch.setattr(sync, "current_revision", lambda table_id, read=sync.current_revision:
+                        reads.append(table_id) or read(table_id))
+    assert client.get(f"/t/{table.id}/sync?rev={rev}&phase=play&hold=1").status_code == 200  # the change
+    assert held_poll(app, table.id, rev + 1).result(timeout=5)[0] == 204  # held: nothing new
+    assert reads == []
+    assert client.get(f"/t/{table.id}/sync?rev={rev + 2}&phase=play&hold=1").status_code == 200  # not heard of
+    assert reads == [table.id]
+
+
+def test_an_entry_in_another_process_reaches_a_poll_at_a_revision_known_here(app, client, new_table):
+    """This process knows the table at ``rev`` (it published it); the next change is made
+    in another process while no phone waits here: a poll held at ``rev`` still gets it."""
+    table = new_table()
+    rev = revision_of(app, table.id)
+    enter_first_event(client, table)
+    assert app.extensions["sync"].watch.known(table.id) == rev + 1
+    other = create_app(app_test_config(app.config["SQLALCHEMY_DATABASE_URI"]))
+    try:
+        state = other.test_client().get(f"/api/tables/{table.id}/state", headers=table.auth()).json
+        second = random_events("gleich-und-gleich", 3, seed=3)[1]
+        assert other.test_client().post(f"/api/tables/{table.id}/events", headers=table.auth(),
+                                        json={"event": second, "version": state["version"]}).status_code == 200
+        status, body, seconds = held_poll(app, table.id, rev + 1).result(timeout=5)
+        assert status == 200 and f"rev={rev + 2}" in body
         assert seconds < HOLD_SECONDS
     finally:
         _dispose_engines(other)
@@ -176,3 +228,23 @@ def test_postgres_announces_a_change_to_the_other_processes_at_once(postgres_url
         for app in (here, there):
             app.extensions["sync"].watch.close()
             _dispose_engines(app)
+
+
+def test_an_entry_is_answered_and_its_phones_woken_when_drawing_ahead_fails(app, client, new_table, monkeypatch):
+    """The change is committed: a failing drawing must not turn its answer into an error."""
+    table = new_table()
+    rev = revision_of(app, table.id)
+    sync = app.extensions["sync"]
+    assert client.get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play").status_code == 200  # asked for
+    told = []
+    monkeypatch.setattr(sync.watch, "tell", lambda table_id, revision: told.append((table_id, revision)))
+
+    def broken(*_args):
+        raise RuntimeError("a template bug")
+
+    monkeypatch.setattr(sync, "_draw", broken)
+    enter_first_event(client, table)  # asserts a 200
+    assert told == [(table.id, rev + 1)]
+    monkeypatch.undo()
+    answer = client.get(f"/t/{table.id}/sync?rev={rev}&phase=play")
+    assert answer.status_code == 200 and f"rev={rev + 1}" in answer.text  # a phone draws for itself

@@ -223,3 +223,51 @@ def test_a_quiet_database_is_not_read_again_unless_a_new_table_is_watched():
     tables.revisions["b"] = 2
     committed.set()  # a commit: read again
     assert other.result(timeout=2) is True
+
+
+def test_what_the_watch_heard_of_is_known_until_a_hold_runs_out():
+    tables = FakeTables(a=3)
+    watch = RevisionWatch(tables, holds=4, interval=0.01)
+    assert watch.known("a") is None  # never heard of: the sync reads it
+    watch.tell("a", 4)
+    watch.tell("a", 2)  # an older revision heard late changes nothing
+    assert watch.known("a") == 4
+    tables.revisions["a"] = 4
+    assert watch.wait("a", 4, 0.05) is False
+    assert watch.known("a") is None  # the next poll asks the database again (a table deleted meanwhile, say)
+    watch.close()
+
+
+def test_a_revision_found_by_a_read_is_known():
+    tables = FakeTables(a=3)
+    watch = RevisionWatch(tables, holds=4, interval=0.01)
+    held = waiting(watch, "a", 2)
+    assert held.result(timeout=2) is True
+    assert watch.known("a") == 3
+    watch.close()
+
+
+def test_once_listening_what_was_heard_before_is_asked_of_the_database_again():
+    """Before the listener listens, another process's commits go unheard: what the watch
+    knew then may be old."""
+    tables, listener = FakeTables(a=3, b=1), FakeListener()
+    watch = RevisionWatch(tables, holds=4, interval=LONG, listen=listener, listening_interval=LONG)
+    watch.tell("a", 3)
+    other = waiting(watch, "b", 1)  # someone waits: the listener starts
+    assert listener.ready.wait(2)
+    assert watch.known("a") is None
+    listener.queue.append(("a", 5))
+    deadline = time.monotonic() + 2
+    while watch.known("a") != 5:
+        assert time.monotonic() < deadline, "the listener's news never arrived"
+        time.sleep(0.005)
+    watch.close()
+    assert other.result(timeout=2) is False
+
+
+def test_a_poll_that_finds_no_hold_free_makes_the_next_one_ask_the_database():
+    """Not held, it is not woken by a change either: the revision heard of may be old by then."""
+    watch = RevisionWatch(FakeTables(a=4), holds=0, interval=0.01)
+    watch.tell("a", 4)
+    assert watch.wait("a", 4, LONG) is False
+    assert watch.known("a") is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -51,6 +52,24 @@ class Around:
 
     earlier: tuple = ()
     next_options: dict | None = None
+
+
+class EnteredBy(NamedTuple):
+    """The seat an entry was made from, as the log names it."""
+
+    name: str
+    position: int
+
+
+class LogEntry(NamedTuple):
+    """An entry as the log words it: the fields of its row that the screens read
+    (``seq`` None for an entry taken back, worded from the undo's row)."""
+
+    seq: int | None
+    kind: str
+    event: dict | None
+    effect: dict | None
+    seat: EnteredBy | None  # None: imported
 
 
 @dataclass

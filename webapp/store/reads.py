@@ -5,13 +5,14 @@ import re
 
 import sqlalchemy as sa
 from flask_babel import lazy_gettext as _l
-from sqlalchemy.orm import defer, joinedload
+from sqlalchemy.orm import joinedload
 
 from engine import game_class
 
 from ..errors import NOT_FOUND, Refusal
 from ..extensions import db
 from ..models import Event, Seat, Table, token_hash
+from ..screens.generic import EnteredBy, LogEntry
 from .cache import game_at
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes
@@ -71,19 +72,25 @@ def human_seat_range(game: str, options: dict) -> tuple[int, int]:
     return game_class(game).human_player_range(options)
 
 
+LOG_HEADS = (sa.select(Event.seq, Event.kind).where(Event.table_id == sa.bindparam("table_id"))
+             .order_by(Event.seq.desc()).limit(sa.bindparam("limit")))
+LOG_ROWS = (sa.select(Event.seq, Event.kind, Event.event, Event.effect, Seat.name, Seat.position)
+            .outerjoin(Seat, Event.seat_id == Seat.id)
+            .where(Event.table_id == sa.bindparam("table_id"), Event.seq.in_(sa.bindparam("seqs", expanding=True)))
+            .order_by(Event.seq.desc()))
+
+
 def log_heads(table: Table, limit: int = 30) -> list[tuple[int, str]]:
     """The seq and kind of the newest entries, newest first: what the log lists."""
-    return [tuple(row) for row in db.session.execute(
-        sa.select(Event.seq, Event.kind).where(Event.table_id == table.id).order_by(Event.seq.desc()).limit(limit))]
+    return [tuple(row) for row in db.session.connection().execute(LOG_HEADS, {"table_id": table.id, "limit": limit})]
 
 
-def log_rows(table: Table, seqs: list[int]) -> list[Event]:
-    """The entries ``seqs`` with their seats, newest first (without their stored
-    answers: a whole game state each)."""
-    return list(db.session.execute(
-        sa.select(Event).where(Event.table_id == table.id, Event.seq.in_(seqs)).order_by(Event.seq.desc())
-        .options(defer(Event.answer, raiseload=True), joinedload(Event.seat))
-    ).scalars())
+def log_rows(table: Table, seqs: list[int]) -> list[LogEntry]:
+    """The entries ``seqs`` with who entered them, newest first (plain rows: the
+    log reads no stored answer, a whole game state each)."""
+    return [LogEntry(row.seq, row.kind, row.event, row.effect,
+                     EnteredBy(row.name, row.position) if row.position is not None else None)
+            for row in db.session.connection().execute(LOG_ROWS, {"table_id": table.id, "seqs": seqs})]
 
 
 def record(table: Table) -> dict:

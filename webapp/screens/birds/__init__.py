@@ -7,14 +7,12 @@ by ``words.py``. A selection that takes several taps travels in the query of
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from engine.birds.rules import MAX_ROBIN_HANDICAP
 
-from ..generic import OptionField, Perspective, Screen
+from ..generic import EnteredBy, LogEntry, OptionField, Perspective, Screen
 from .steps import Steps
 from .table import Cards, table_view
 from .taps import Selection, Tap
@@ -23,20 +21,6 @@ from .words import Words, event_text, reason_text, species_lines, step_label
 SOLO = OptionField("solo", _l("Solo gegen RobinBird"))
 HANDICAP = OptionField("robin_handicap", _l("Solo: Vorsprung für RobinBird (Karten in ihrer Sammlung)"),
                        number=(0, MAX_ROBIN_HANDICAP))
-
-
-class _Seat(NamedTuple):
-    name: str
-    position: int
-
-
-class _Entry(NamedTuple):
-    """A taken-back entry as ``log_line`` reads it (from the undo's row)."""
-
-    kind: str
-    event: dict
-    effect: dict
-    seat: _Seat | None
 
 
 class BirdScreen(Screen):
@@ -97,8 +81,8 @@ class BirdScreen(Screen):
         if undone is None:
             return _("%(who)s nimmt zurück: %(what)s", who=who, what=event_text(entry.event or {}))
         position = undone.get("seat")
-        by = _Seat(players[position], position) if position is not None and 0 <= position < len(players) else None
-        taken = _Entry("event", entry.event or {}, undone.get("effect") or {}, by)
+        by = EnteredBy(players[position], position) if position is not None and 0 <= position < len(players) else None
+        taken = LogEntry(None, "event", entry.event or {}, undone.get("effect") or {}, by)
         own = by is not None and entry.seat is not None and by.position == entry.seat.position \
             and self.actor(taken) in (None, by.position)
         what = self.log_action(taken, players) if own else self.log_line(taken, players)

@@ -37,10 +37,11 @@ class Cards:
         self.index = {s["species"]: i for i, s in enumerate(self.species)}
         self.species_of = {card: s["species"] for s in self.species for card in s["cards"]}
         self.birds = game.name == "cubirds"
+        self.language = str(get_locale())  # the card labels' language, asked once per drawing
 
     def __call__(self, card: str) -> CardView:
         species = self.species_of.get(card, card)   # a pair species' id stands for a card of it (C3)
-        return _card_view(card, species, self.index[species], self.birds, str(get_locale()))
+        return _card_view(card, species, self.index[species], self.birds, self.language)
 
     def many(self, cards) -> list[CardView]:
         return [self(card) for card in cards]
