@@ -8,8 +8,10 @@ one drawing per perspective and language, kept with its gzip (``Sync.drawing``),
 and per waiting phone a few dictionary look-ups and the send: the phone's seat
 comes from its session cookie (decoded once per cookie) and the table's seats
 (read once per table revision, ``Sync.facts``), not from a Flask request with its
-session and a seat query each. Flask's view ``play.sync`` gives the same answers
-through ``Sync.answer`` (it only sees what this leaves: an unknown table).
+session and a seat query each; the table's revision comes from what the watch heard
+(``Sync.revision``: read only for a table it heard nothing of lately). Flask's view
+``play.sync`` gives the same answers through ``Sync.answer`` (it only sees what this
+leaves: an unknown table).
 
 A change is announced by the store (``store.writing.changed``) and published where
 it was made (``Sync.publish``; in a request just before its answer goes out): the
