@@ -21,9 +21,11 @@ are woken, and all a woken phone's poll does is send a drawing already made. So
 the phones see the change when the entering phone gets its answer, and the
 drawing is paid once, by the change. Other processes learn of it from the
 database and draw for their phones when the first of them asks: on PostgreSQL
-its NOTIFY (the trigger of migration a3e9c1f0b7d2, heard by LISTEN); on SQLite
-``PRAGMA data_version``, read every ``SYNC_WATCH_INTERVAL`` while phones wait (it
-changes with every commit of another connection).
+its NOTIFY (the trigger of migration a3e9c1f0b7d2, heard by LISTEN; this process
+hears its own too, which may wake its phones while the drawing is being made: they
+wait for that one drawing); on SQLite ``PRAGMA data_version``, read every
+``SYNC_WATCH_INTERVAL`` while phones wait (it changes with every commit of another
+connection).
 
 A phone whose session holds a token that no longer holds a seat at the table (the
 seat went to another phone) is sent to the table page (``HX-Location``, C10).
