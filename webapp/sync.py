@@ -195,20 +195,25 @@ class Sync:
                 known = self._facts.get(table_id)
             if known is not None and known.revision >= revision:
                 return known
-            if not store.is_table_id(table_id):
-                return None
-            with self._engine.connect() as connection:
-                rows = connection.execute(TABLE_AND_SEATS, {"table_id": table_id}).all()
-            if not rows:
-                return None
-            started = rows[0].status == PLAYING
-            screen = screen_for(rows[0].game)
-            perspectives = {seat.token_hash: screen.perspective(seat) if started else Perspective(seat.position)
-                            for seat in rows if seat.token_hash is not None}
-            facts = Facts(table_id, rows[0].revision, started, perspectives)
-            with self._lock:
-                self._facts[table_id] = facts
-            return facts
+            return self._read_facts(table_id)
+
+    def _read_facts(self, table_id: str) -> Facts | None:
+        """The table's facts as the database has them now, kept for the phones that follow
+        (called with the table's stripe held: reads of one table come one after another)."""
+        if not store.is_table_id(table_id):
+            return None
+        with self._engine.connect() as connection:
+            rows = connection.execute(TABLE_AND_SEATS, {"table_id": table_id}).all()
+        if not rows:
+            return None
+        started = rows[0].status == PLAYING
+        screen = screen_for(rows[0].game)
+        perspectives = {seat.token_hash: screen.perspective(seat) if started else Perspective(seat.position)
+                        for seat in rows if seat.token_hash is not None}
+        facts = Facts(table_id, rows[0].revision, started, perspectives)
+        with self._lock:
+            self._facts[table_id] = facts
+        return facts
 
     def drawing(self, facts: Facts, language: str, perspective: Perspective | None, view: str | None) -> Drawing:
         """The regions (or the lobby) of one perspective, view and language at the facts' revision, drawn once."""
@@ -294,19 +299,18 @@ class Sync:
     def publish(self, table_id: str) -> None:
         """Draw the table's regions at its new revision for what its phones asked for
         lately, then wake the phones waiting for it in this process."""
-        revision = self.current_revision(table_id)
-        if revision is None:
+        with self._stripes[hash(table_id) % len(self._stripes)]:
+            facts = self._read_facts(table_id)  # the new revision, and the seats the phones see it from
+        if facts is None:
             return
         try:
-            facts = self.facts(table_id, revision)
-            if facts is not None:
-                perspectives = {None, *facts.perspectives.values()}
-                for language, perspective, view in self._asked_keys(table_id):
-                    if perspective in perspectives:
-                        self.drawing(facts, language, perspective, view)
+            perspectives = {None, *facts.perspectives.values()}
+            for language, perspective, view in self._asked_keys(table_id):
+                if perspective in perspectives:
+                    self.drawing(facts, language, perspective, view)
         except Exception:  # noqa: BLE001 — the change is committed: its answer must not fail for a drawing
-            self.app.logger.exception("drawing table %s at revision %s ahead failed", table_id, revision)
-        self.watch.tell(table_id, revision)
+            self.app.logger.exception("drawing table %s at revision %s ahead failed", table_id, facts.revision)
+        self.watch.tell(table_id, facts.revision)
 
     def wake(self, table_id: str) -> None:
         """Wake the phones waiting for the table in this process (they draw what they need)."""
@@ -381,7 +385,7 @@ def _past(asked: str, known: int) -> bool:
 
 def _listen_for_revisions(engine: sa.Engine) -> Listen:
     """PostgreSQL: the revisions as the database announces them, on a connection of its own while phones wait."""
-    def listen(still_wanted, listening, tell, _poke) -> None:
+    def listen(still_wanted, listening, tell) -> None:
         raw = engine.raw_connection()
         connection = raw.driver_connection
         raw.detach()  # never back into the pool: it listens

@@ -6,7 +6,7 @@ revisions of their tables (one SELECT for all of them) every ``interval``
 seconds — that is how an entry made in another worker, or on another machine,
 is noticed; on SQLite it reads only when ``PRAGMA data_version`` (far cheaper
 than the SELECT) says that something was committed since. A commit in this
-process wakes the thread at once (``poke``). Where the other processes' commits
+process is told at once (``tell``). Where the other processes' commits
 can be heard (PostgreSQL's LISTEN), a second thread listens for them while
 phones wait and the reads become a safety net, every ``listening_interval``
 seconds. ``close`` lets every held poll go (shutdown).
@@ -27,10 +27,9 @@ log = logging.getLogger(__name__)
 ReadRevisions = Callable[[list[str]], dict[str, int]]
 # quiet(): True if nothing was committed to the database since the last call (cheaper than a read)
 Quiet = Callable[[], bool]
-# listen(still_wanted, listening, tell, poke): block until still_wanted() is False, calling
-# tell(table_id, revision) for each change, or poke() where it only hears that something was
-# committed (the reader then reads); listening() once it hears every change.
-Listen = Callable[[Callable[[], bool], Callable[[], None], Callable[[str, int], None], Callable[[], None]], None]
+# listen(still_wanted, listening, tell): block until still_wanted() is False, calling
+# tell(table_id, revision) for each change; listening() once it hears every change.
+Listen = Callable[[Callable[[], bool], Callable[[], None], Callable[[str, int], None]], None]
 RECENT = 4096  # revisions heard of lately, also of tables nobody waited for at the time
 RELISTEN_AFTER = 5.0  # seconds after a failed listen before it is tried again
 LISTEN_SECONDS = 0.5  # how long a listener waits for news before it asks still_wanted() again
@@ -58,7 +57,7 @@ class RevisionWatch:
         self._tables: dict[str, _Watched] = {}
         self._recent: OrderedDict[str, int] = OrderedDict()
         self._held = 0
-        self._poked = threading.Event()
+        self._closing = threading.Event()  # set by close: the reader stops waiting
         self._reader: threading.Thread | None = None
         self._listener: threading.Thread | None = None
         self._listening = False
@@ -106,17 +105,13 @@ class RevisionWatch:
         with self._lock:
             return self._recent.get(table_id)
 
-    def poke(self) -> None:
-        """Something was committed in this process: read the revisions now."""
-        self._poked.set()
-
     def close(self) -> None:
         """Let every held poll go (unanswered by a change) and hold no more (shutdown)."""
         with self._lock:
             self._closed = True
             for watched in self._tables.values():
                 watched.moved.notify_all()
-        self._poked.set()
+        self._closing.set()
 
     @property
     def held(self) -> int:
@@ -168,7 +163,6 @@ class RevisionWatch:
                 if not self._waited_for():
                     self._reader = None
                     return
-            self._poked.clear()  # a commit from now on makes the wait below return at once
             try:
                 if self._quiet is not None and covered.issuperset(table_ids) and self._quiet():
                     revisions = {}
@@ -181,13 +175,13 @@ class RevisionWatch:
             with self._lock:
                 for table_id, revision in revisions.items():
                     self._heard(table_id, revision)
-            self._poked.wait(self._listening_interval if self._listening else self._interval)
+            self._closing.wait(self._listening_interval if self._listening else self._interval)
 
     def _listen_while_waited_for(self) -> None:
         """The listener thread: ends when nobody waits, or when listening fails (then the
         reader reads at its own pace again, and listening is tried anew a little later)."""
         try:
-            self._listen(self._waited_for, self._now_listening, self.tell, self.poke)
+            self._listen(self._waited_for, self._now_listening, self.tell)
         except Exception:  # noqa: BLE001 — e.g. the database went away; the reads carry on
             log.exception("listening for revisions failed; reading them every %s s", self._interval)
             self._listen_failed_at = time.monotonic()

@@ -52,21 +52,6 @@ def test_a_held_poll_ends_when_another_process_moves_its_table_on():
     assert other.result(timeout=2) is False
 
 
-def test_a_commit_here_wakes_the_reader_at_once():
-    tables = FakeTables(a=3)
-    watch = RevisionWatch(tables, holds=4, interval=LONG)  # no read but the first without a poke
-    held = waiting(watch, "a", 3)
-    assert tables.read.wait(2)
-    time.sleep(0.05)
-    reads = tables.reads
-    tables.revisions["a"] = 4
-    started = time.monotonic()
-    watch.poke()
-    assert held.result(timeout=2) is True
-    assert time.monotonic() - started < 1.0 < LONG
-    assert tables.reads > reads
-
-
 def test_the_hold_runs_out_unchanged():
     watch = RevisionWatch(FakeTables(a=3), holds=4, interval=0.01)
     started = time.monotonic()
@@ -147,7 +132,7 @@ class FakeListener:
         self.queue: list[tuple[str, int]] = []
         self.ready = threading.Event()
 
-    def __call__(self, still_wanted, listening, tell, _poke):
+    def __call__(self, still_wanted, listening, tell):
         self.started += 1
         if self.fail:
             raise ConnectionError("no database to listen to")
