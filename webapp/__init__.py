@@ -105,7 +105,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     htmx.init_app(app)
     compress.init_app(app)
 
-    from . import (api, errors, nights, nights_replay, nights_stats, play, pwa, rulebook, seats, security,
+    from . import (api, errors, fragments, nights, nights_replay, nights_stats, play, pwa, rulebook, seats, security,
                    static_files, sync, tables)
     from .screens.birds.words import preload_dictionaries
 
@@ -122,6 +122,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.exempt(api.bp)
     errors.register(app)
     play.init_app(app)
+    fragments.init_app(app)
     security.init_app(app)
     sync.init_app(app)
     preload_dictionaries(LANGUAGES)

@@ -27,6 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from engine.randomplay import random_record
+from console import watch_console
 from engine.records import new_game
 from shots import shoot
 
@@ -374,12 +375,6 @@ def check_final(table: Table, game, record: dict) -> None:
 
 
 # --- seating, console, undo ------------------------------------------------------------------
-
-def watch_console(page, errors: list) -> None:
-    page.on("console", lambda message: errors.append(f"{page.url}: {message.text}") if message.type == "error"
-            else None)
-    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
-
 
 def open_table(phone, game_title: str, names: list[str], errors: list, solo: bool = False, handicap: int = 0) -> list:
     first = phone()

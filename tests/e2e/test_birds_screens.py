@@ -39,7 +39,8 @@ def test_solo_deal_of_a_new_round_fits_and_takes_robinbirds_hand_as_counts(phone
     """The solo game of test_birds_games.py has no second round: the deal screen here."""
     from engine.randomplay import random_record
     from engine.records import new_game
-    from test_birds_games import FIGURES, Table, play_event, watch_console
+    from console import watch_console
+    from test_birds_games import FIGURES, Table, play_event
 
     record = random_record("cubirds", {"solo": True}, 2, 9)
     deal_at = next(i for i, e in enumerate(record["events"]) if e["type"] == "deal")

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).parent))
+from console import console_errors  # noqa: E402
 from pages_tour import create_table, visit  # noqa: E402
 
 from engine.randomplay import random_record  # noqa: E402
@@ -326,14 +327,6 @@ def test_an_idle_phone_holds_one_poll_open_and_a_change_arrives_on_it(page):
     delay = resync_ms(page)
     assert delay < SYNC_LIMIT_MS, f"another phone's entry showed after {delay:.0f} ms"
     assert len(answered) == waiting + 1  # the held poll brought it, no new one was needed first
-
-
-def console_errors(page) -> list[str]:
-    """The console errors the page logs from now on (htmx logs an aborted request as one)."""
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return errors
 
 
 def test_a_phones_own_entry_is_not_brought_to_it_again_by_its_held_poll(page):

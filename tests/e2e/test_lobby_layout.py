@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).parent))
+from console import watch_console  # noqa: E402
 from pages_tour import create_table, visit  # noqa: E402
-from test_birds_games import watch_console  # noqa: E402
 
 NAMES = ("Anna", "Ben", "Carla", "Dora", "Emil")
 BIG_QR = 280         # px: the QR code while the table needs players, and for a watching phone

@@ -15,6 +15,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).parent))
+from console import watch_console  # noqa: E402
 from test_birds_games import Table, expected_state, normalized, play_event, shown_state  # noqa: E402
 
 from engine.randomplay import random_record  # noqa: E402
@@ -27,17 +28,6 @@ TAPPED = 3         # the last entries of each game, tapped on the screen
 
 def record_of(seed: int) -> dict:
     return {**normalized(random_record("gleich-und-gleich", {}, 2, seed)), "players": PLAYERS}
-
-
-# htmx logs a dropped request as an error: on the table page comfort.js drops the held
-# sync poll whenever an entry is sent (by design, webapp's comfort.js) — not a fault.
-def watch_console(page, errors: list) -> None:
-    def seen(message) -> None:
-        said = f"{page.url}: {message.text}"
-        if message.type == "error":
-            errors.append(said)
-    page.on("console", seen)
-    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
 
 
 def tap_last(page, record: dict) -> None:

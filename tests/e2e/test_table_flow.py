@@ -11,7 +11,8 @@ from pathlib import Path
 from playwright.sync_api import Error as PlaywrightError, expect
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_birds_games import Table, normalized, open_table, play_event, watch_console  # noqa: E402
+from console import watch_console  # noqa: E402
+from test_birds_games import Table, normalized, open_table, play_event  # noqa: E402
 
 from engine.randomplay import random_record  # noqa: E402
 from engine.records import new_game  # noqa: E402

@@ -207,7 +207,7 @@ class RummyScreen(Screen):
         order = [player, 1 - player] if player is not None else [0, 1]
         sides = [{
             "player": p, "name": game.players[p], "mine": p == player, "hand": state["hands"][p],
-            "known": [card(c) for c in game.known_hand(p)], "on_turn": p == state["turn"] and game.awaiting,
+            "known": [card(c) for c in game.known_hand(p)], "on_turn": p == state["turn"] and game.awaiting is not None,
             "starts": [{"id": s.id, "cards": [card(c) for c in s.cards], "outlook": outlooks.get(s.id)}
                        for s in game.open_starts if s.owner == p],
         } for p in order]
