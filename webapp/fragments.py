@@ -4,7 +4,7 @@ Most of a bird table's board is the same from one change to the next: three of
 four rows, four of five collections. A macro that draws only from its arguments
 (cards, a row without taps, a player's collection: no table, no phone, no
 request) gives the same HTML for the same arguments in the same language, so
-``{{ kept("fan", cards, "small") }}`` draws it once per distinct arguments and
+``{{ kept("player", p) }}`` draws it once per distinct arguments and
 language and keeps the HTML; a change redraws only the pieces that changed, and
 the perspectives of one change (Gemeinsame Sache draws three) share the pieces
 they have in common. The macros are those named in ``KEPT``, taken from their
@@ -28,7 +28,7 @@ from markupsafe import Markup
 
 BIRDS, RUMMY = "birds/_macros.html", "rummy/_cards.html"
 # The macros that draw from their arguments alone (and ``_``), safe to keep by them, and their templates.
-KEPT = {**dict.fromkeys(("card", "cards", "fan", "goals", "row_line", "player", "known_line"), BIRDS),
+KEPT = {**dict.fromkeys(("cards", "row_line", "player", "known_line"), BIRDS),
         **dict.fromkeys(("side", "figures", "discard_pile"), RUMMY)}
 KEPT_BYTES = 8 * 2**20  # per process
 

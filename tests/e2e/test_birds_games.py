@@ -26,8 +26,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from engine.randomplay import random_record
 from console import watch_console
+from engine.randomplay import random_record
 from engine.records import new_game
 from shots import shoot
 
