@@ -19,13 +19,13 @@ new regions are drawn for every perspective, language and view that the table's
 phones asked for at earlier revisions, then the phones waiting in this process
 are woken, and all a woken phone's poll does is send a drawing already made. So
 the phones see the change when the entering phone gets its answer, and the
-drawing is paid once, by the change. Other processes learn of it from the
-database and draw for their phones when the first of them asks: on PostgreSQL
-its NOTIFY (the trigger of migration a3e9c1f0b7d2, heard by LISTEN; this process
-hears its own too, which may wake its phones while the drawing is being made: they
-wait for that one drawing); on SQLite ``PRAGMA data_version``, read every
+drawing is paid once, by the change. On PostgreSQL (several processes) the
+drawings are stored in the database (``shared_drawings``) before the change is
+announced to the other processes (``NOTIFY``, heard by their watches' LISTEN):
+their phones find the drawing there and draw only what no process drew. On SQLite
+other processes, if any, learn of a change from ``PRAGMA data_version``, read every
 ``SYNC_WATCH_INTERVAL`` while phones wait (it changes with every commit of another
-connection).
+connection), and draw for their phones when the first of them asks.
 
 A phone whose session holds a token that no longer holds a seat at the table (the
 seat went to another phone) is sent to the table page (``HX-Location``, C10).
@@ -48,7 +48,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Request
 
-from . import store
+from . import shared_drawings, store
 from .extensions import LANGUAGE_COOKIE, db, language
 from .models import PLAYING, Seat, Table, token_hash
 from .screens import screen_for
@@ -60,7 +60,6 @@ from .watch import LISTEN_SECONDS, Listen, Quiet, RevisionWatch
 ENDPOINT = "play.sync"
 CENTRE = "centre"
 NIGHT = "abend"  # the phase of a night page's poll (webapp/nights.py draws it)
-REVISION_CHANNEL = "kartentisch_revisions"
 REVISIONS_OF_TABLES = sa.select(Table.id, Table.revision).where(
     Table.id.in_(sa.bindparam("table_ids", expanding=True)))
 TABLE_AND_SEATS = (sa.select(Table.game, Table.status, Table.revision, Seat.token_hash, Seat.position)
@@ -114,7 +113,8 @@ class Sync:
             # No transaction around a single SELECT: on PostgreSQL that saves the BEGIN and ROLLBACK round trips.
             self._engine = db.engine.execution_options(isolation_level="AUTOCOMMIT")
         sqlite_file = _sqlite_file(self._engine)
-        listen = _listen_for_revisions(self._engine) if self._engine.dialect.name == "postgresql" else None
+        self._shared = self._engine.dialect.name == "postgresql"  # several processes: drawings and changes shared
+        listen = _listen_for_revisions(self._engine) if self._shared else None
         self.watch = RevisionWatch(self._read_revisions, app.config["SYNC_HOLDS"], app.config["SYNC_WATCH_INTERVAL"],
                                    listen, app.config["SYNC_WATCH_LISTENING_INTERVAL"], _sqlite_quiet(sqlite_file))
         self._hold_seconds = app.config["SYNC_HOLD_SECONDS"]
@@ -216,16 +216,39 @@ class Sync:
         return facts
 
     def drawing(self, facts: Facts, language: str, perspective: Perspective | None, view: str | None) -> Drawing:
-        """The regions (or the lobby) of one perspective, view and language at the facts' revision, drawn once."""
+        """The regions (or the lobby) of one perspective, view and language at the facts'
+        revision, drawn once: by this process, or on PostgreSQL by whichever process drew
+        it first (``shared_drawings``)."""
         key = (facts.table_id, facts.revision, language, perspective, view)
         with self._stripes[hash(key) % len(self._stripes)]:
             with self._lock:
                 drawn = self._drawings.get(key)
             if drawn is None:
-                drawn = self._draw(facts, language, perspective, view)
+                row = shared_drawings.row_key(facts.table_id, language, perspective, view) if self._shared else None
+                drawn = self._fetch_shared(row, facts.revision) if row else None
+                if drawn is None:
+                    drawn = self._draw(facts, language, perspective, view)
+                    if row:
+                        self._share(row, drawn)
                 with self._lock:
                     self._drawings[key] = drawn
         return drawn
+
+    def _fetch_shared(self, row: dict, revision: int) -> Drawing | None:
+        with self._engine.connect() as connection:
+            gzipped = shared_drawings.fetch(connection, row, revision)
+        if gzipped is None:
+            return None
+        body = gzip.decompress(gzipped)
+        return Drawing(revision, body, gzipped if len(body) >= GZIP_MIN_BYTES else None)
+
+    def _share(self, row: dict, drawn: Drawing) -> None:
+        try:
+            with self._engine.connect() as connection:
+                shared_drawings.store(connection, row, drawn.revision,
+                                      drawn.gzipped or gzip.compress(drawn.body, mtime=0))
+        except sa.exc.SQLAlchemyError:  # e.g. the table was deleted meanwhile: the others draw for themselves
+            self.app.logger.warning("sharing the drawing of table %s failed", row["table_id"], exc_info=True)
 
     def _draw(self, facts: Facts, language: str, perspective: Perspective | None, view: str | None) -> Drawing:
         from . import play, tables
@@ -239,9 +262,7 @@ class Sync:
             else:
                 seat = next((s for s in table.seats if perspective and s.position == perspective.position), None)
                 html = tables.render_lobby(table, oob=True, seat=seat)
-            body = html.encode()
-        return Drawing(table.revision, body,
-                       gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_MIN_BYTES else None)
+        return _drawing(table.revision, html.encode())
 
     def _page(self, table_id: str) -> str:
         return self._adapter.build("play.table_page", {"table_id": table_id})
@@ -310,13 +331,24 @@ class Sync:
                     self.drawing(facts, language, perspective, view)
         except Exception:  # noqa: BLE001 — the change is committed: its answer must not fail for a drawing
             self.app.logger.exception("drawing table %s at revision %s ahead failed", table_id, facts.revision)
-        self.watch.tell(table_id, facts.revision)
+        self._tell(table_id, facts.revision)
 
     def wake(self, table_id: str) -> None:
-        """Wake the phones waiting for the table in this process (they draw what they need)."""
+        """Wake the phones waiting for the table (they draw what they need)."""
         revision = self.current_revision(table_id)
         if revision is not None:
-            self.watch.tell(table_id, revision)
+            self._tell(table_id, revision)
+
+    def _tell(self, table_id: str, revision: int) -> None:
+        """Wake the phones waiting for the table here and, on PostgreSQL, in every other
+        process (after the drawings made here are stored, so theirs find them)."""
+        self.watch.tell(table_id, revision)
+        if self._shared:
+            try:
+                with self._engine.connect() as connection:
+                    shared_drawings.announce(connection, table_id, revision)
+            except sa.exc.SQLAlchemyError:  # committed all the same: their reads (once a second) find it
+                self.app.logger.warning("announcing table %s at revision %s failed", table_id, revision, exc_info=True)
 
     def _remember_asked(self, table_id: str, key: tuple) -> None:
         with self._lock:
@@ -378,6 +410,11 @@ def release_holds_on_sigterm(app: Flask) -> None:
     signal.signal(signal.SIGTERM, on_sigterm)
 
 
+def _drawing(revision: int, body: bytes) -> Drawing:
+    return Drawing(revision, body,
+                   gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_MIN_BYTES else None)
+
+
 def _past(asked: str, known: int) -> bool:
     """Whether a poll's ``rev`` is a revision past ``known`` (one too long to read is)."""
     return asked.isascii() and asked.isdigit() and (len(asked) > 18 or int(asked) > known)
@@ -391,7 +428,7 @@ def _listen_for_revisions(engine: sa.Engine) -> Listen:
         raw.detach()  # never back into the pool: it listens
         try:
             connection.autocommit = True
-            connection.execute(f"LISTEN {REVISION_CHANNEL}")
+            connection.execute(f"LISTEN {shared_drawings.CHANNEL}")
             listening()
             while still_wanted():
                 for note in connection.notifies(timeout=LISTEN_SECONDS):

@@ -220,8 +220,8 @@ def assert_held_poll_answered_at_once_by_an_entry_there(here, there) -> None:
 
 @pytest.mark.postgres
 def test_postgres_announces_a_change_to_the_other_processes_at_once(postgres_url):
-    """On PostgreSQL the watch listens (the revision trigger's NOTIFY): with the reads
-    slowed to one per minute, another process's entry still answers the held poll."""
+    """On PostgreSQL the watch listens (the NOTIFY that publishing a change sends): with
+    the reads slowed to one per minute, another process's entry still answers the held poll."""
     def make(**config):
         return create_app(app_test_config(postgres_url, SYNC_HOLDS=HOLDS, SYNC_HOLD_SECONDS=5.0, **config))
 
@@ -230,6 +230,36 @@ def test_postgres_announces_a_change_to_the_other_processes_at_once(postgres_url
     here, there = make(SYNC_WATCH_LISTENING_INTERVAL=60.0), make()
     try:
         assert_held_poll_answered_at_once_by_an_entry_there(here, there)
+    finally:
+        for app in (here, there):
+            app.extensions["sync"].watch.close()
+            _dispose_engines(app)
+
+
+@pytest.mark.postgres
+def test_postgres_draws_a_change_once_for_all_processes(postgres_url, monkeypatch):
+    """One drawing per perspective (#17 point 7): the process where the change is made
+    draws it and stores it before announcing it, so a phone held in another process
+    gets that very drawing without a drawing of its own."""
+    def make():
+        return create_app(app_test_config(postgres_url, SYNC_HOLDS=HOLDS, SYNC_HOLD_SECONDS=5.0))
+
+    migrate_database(make())
+    here, there = make(), make()
+    try:
+        table = started_table_of_three(here.test_client())
+        rev = revision_of(here, table.id)
+        assert there.test_client().get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play").status_code == 200
+        drawn_here, sync_here = [], here.extensions["sync"]
+        draw = sync_here._draw
+        monkeypatch.setattr(sync_here, "_draw", lambda *args: drawn_here.append(args) or draw(*args))
+        poll = held_poll(here, table.id, rev)
+        enter_first_event(there.test_client(), table)
+        status, body, _seconds = poll.result(timeout=10)
+        assert status == 200 and f"rev={rev + 1}" in body
+        assert drawn_here == []
+        drawn_there = there.extensions["sync"].drawing(there.extensions["sync"].facts(table.id, rev + 1), "de", None, None)
+        assert body == drawn_there.body.decode()
     finally:
         for app in (here, there):
             app.extensions["sync"].watch.close()
