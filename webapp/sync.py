@@ -215,17 +215,19 @@ class Sync:
             self._facts[table_id] = facts
         return facts
 
-    def drawing(self, facts: Facts, language: str, perspective: Perspective | None, view: str | None) -> Drawing:
+    def drawing(self, facts: Facts, language: str, perspective: Perspective | None, view: str | None,
+                ahead: bool = False) -> Drawing:
         """The regions (or the lobby) of one perspective, view and language at the facts'
         revision, drawn once: by this process, or on PostgreSQL by whichever process drew
-        it first (``shared_drawings``)."""
+        it first (``shared_drawings``). ``ahead``: drawn by the process that made the change
+        before it is announced: no other process has been told of it yet (nothing to look up)."""
         key = (facts.table_id, facts.revision, language, perspective, view)
         with self._stripes[hash(key) % len(self._stripes)]:
             with self._lock:
                 drawn = self._drawings.get(key)
             if drawn is None:
                 row = shared_drawings.row_key(facts.table_id, language, perspective, view) if self._shared else None
-                drawn = self._fetch_shared(row, facts.revision) if row else None
+                drawn = self._fetch_shared(row, facts.revision) if row and not ahead else None
                 if drawn is None:
                     drawn = self._draw(facts, language, perspective, view)
                     if row:
@@ -239,14 +241,12 @@ class Sync:
             gzipped = shared_drawings.fetch(connection, row, revision)
         if gzipped is None:
             return None
-        body = gzip.decompress(gzipped)
-        return Drawing(revision, body, gzipped if len(body) >= GZIP_MIN_BYTES else None)
+        return _drawing(revision, gzip.decompress(gzipped), gzipped)
 
     def _share(self, row: dict, drawn: Drawing) -> None:
         try:
             with self._engine.connect() as connection:
-                shared_drawings.store(connection, row, drawn.revision,
-                                      drawn.gzipped or gzip.compress(drawn.body, mtime=0))
+                shared_drawings.store(connection, row, drawn.revision, drawn.gzipped or _gzip(drawn.body))
         except sa.exc.SQLAlchemyError:  # e.g. the table was deleted meanwhile: the others draw for themselves
             self.app.logger.warning("sharing the drawing of table %s failed", row["table_id"], exc_info=True)
 
@@ -328,7 +328,7 @@ class Sync:
             perspectives = {None, *facts.perspectives.values()}
             for language, perspective, view in self._asked_keys(table_id):
                 if perspective in perspectives:
-                    self.drawing(facts, language, perspective, view)
+                    self.drawing(facts, language, perspective, view, ahead=True)
         except Exception:  # noqa: BLE001 — the change is committed: its answer must not fail for a drawing
             self.app.logger.exception("drawing table %s at revision %s ahead failed", table_id, facts.revision)
         self._tell(table_id, facts.revision)
@@ -410,9 +410,15 @@ def release_holds_on_sigterm(app: Flask) -> None:
     signal.signal(signal.SIGTERM, on_sigterm)
 
 
-def _drawing(revision: int, body: bytes) -> Drawing:
-    return Drawing(revision, body,
-                   gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_MIN_BYTES else None)
+def _drawing(revision: int, body: bytes, gzipped: bytes | None = None) -> Drawing:
+    """A drawing of ``body``, sent gzipped unless it is small (``gzipped``: its gzip, if made already)."""
+    if len(body) < GZIP_MIN_BYTES:
+        return Drawing(revision, body, None)
+    return Drawing(revision, body, gzipped or _gzip(body))
+
+
+def _gzip(body: bytes) -> bytes:
+    return gzip.compress(body, compresslevel=6, mtime=0)
 
 
 def _past(asked: str, known: int) -> bool:
