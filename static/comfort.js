@@ -1,6 +1,7 @@
 // Kartentisch on a phone at the table: keeps the screen awake on table pages,
 // resyncs at once after sleep or a network drop (and says so briefly), refuses
-// entries while offline with a clear message (nothing is queued), registers the
+// entries while offline with a clear message (nothing is queued), moves from the
+// lobby to the game page once, registers the
 // service worker, and keeps a memory aid the player opened open when its region
 // is redrawn. The texts come
 // translated from #comfort's data attributes.
@@ -13,6 +14,8 @@
   let hideTimer = null;
   let disconnected = false;
   let waking = false;
+  let moving = null;  // {xhr, path, until}: the move to a page (HX-Location) being made
+  const MOVE_MS = 10000;  // a move whose page has not come by then (dropped, refused offline) holds nothing back
 
   function say(kind, seconds) {
     const shown = banner();
@@ -40,6 +43,7 @@
   function pollerSends(poller, xhr) {
     if (!pollInFlight.has(poller)) {  // on the poller itself: it may be replaced (detached) before its answer
       poller.addEventListener("htmx:beforeSwap", dropAnswerIfUnwanted);
+      poller.addEventListener("htmx:beforeOnLoad", followOneMove);  // heard by the document only while attached
       poller.addEventListener("htmx:afterRequest", function (event) {
         if (pollInFlight.get(poller) === event.detail.xhr) pollInFlight.set(poller, null);
       });
@@ -90,8 +94,33 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (event.detail.elt.id !== "sync") return;
     entriesOnTheWay.forEach(function (xhr) { if (xhr.readyState === 4) entriesOnTheWay.delete(xhr); });
-    if (entriesOnTheWay.size > 0) event.preventDefault();
+    if (entriesOnTheWay.size > 0 || stillMoving()) event.preventDefault();
   });
+  // The lobby becomes the game page once: at the start, the starting phone's answer
+  // and every phone's lobby poll send it there (HX-Location). The first is followed;
+  // until that page has come no poll is sent, and no further move is made (each would
+  // load the page again), nor one sent to a poller replaced since.
+  function followOneMove(event) {
+    const xhr = event.detail.xhr;
+    const location = xhr.getResponseHeader("HX-Location");
+    if (!location || (moving && moving.xhr === xhr)) return;
+    if (stillMoving() || !event.target.isConnected) {
+      event.preventDefault();
+      return;
+    }
+    const path = location.charAt(0) === "{" ? JSON.parse(location).path : location;
+    moving = {xhr: xhr, path: path, until: Date.now() + MOVE_MS};
+  }
+  function stillMoving() {
+    if (moving && Date.now() > moving.until) moving = null;
+    return moving !== null;
+  }
+  function arrived(event) {
+    if (moving && event.detail.pathInfo.requestPath === moving.path) moving = null;
+  }
+  document.addEventListener("htmx:beforeOnLoad", followOneMove);
+  document.addEventListener("htmx:beforeSwap", arrived);
+  document.addEventListener("htmx:afterRequest", arrived);  // also when it failed
   document.addEventListener("htmx:sendError", function (event) {
     lostConnection(event.detail.requestConfig.verb !== "get");
   });

@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Error as PlaywrightError, expect
 
@@ -66,11 +67,20 @@ def test_three_phones_play_at_one_table(phone):
         expect(page.locator("#lobby .seat .name")).to_have_text(["Anna", "Carla", "Ben"])
     shot(carla, "2-lobby-carla")
 
+    table_path = urlsplit(anna.url).path
+    page_loads = {page: [] for page in (anna, ben, carla)}
+    for page, loads in page_loads.items():
+        page.on("request", lambda request, loads=loads: loads.append(request.url)
+                if urlsplit(request.url).path == table_path else None)
     anna.get_by_role("button", name="Spiel starten").click()
     for page in (anna, ben, carla):
         expect(page.locator("#status")).to_be_visible(timeout=5000)
     urls = {page.url for page in (anna, ben, carla)}
     assert len(urls) == 1 and "/t/" in urls.pop()
+    # the start sends every phone to the game page: the starting phone by its answer and
+    # all by their lobby polls, which keep asking every 500 ms; each phone loads it once
+    anna.wait_for_timeout(1500)
+    assert [len(loads) for loads in page_loads.values()] == [1, 1, 1], page_loads
 
     record = normalized(random_record("gleich-und-gleich", {}, 3, 31))
     events, species_of = record["events"], new_game(record["game"], {}, record["players"]).ruleset.species_of
