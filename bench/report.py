@@ -50,7 +50,9 @@ def _costs(costs: dict) -> list[str]:
              "in the same run. This is the CPU a host pays per request, free of queueing. The syncs draw a "
              "game in play (40 events in): *drawn* for the first phone of a perspective, *shared* for the "
              "others (webapp/sync.py draws once per table revision, language and perspective); an *entry* includes "
-             "drawing its table's regions ahead for the phone that asked before (`Sync.publish`); the last row is "
+             "drawing its table's regions ahead for the phone that asked before (`Sync.publish`), at a new revision "
+             "(some of whose pieces are kept from the revision before, `fragments.py`), and *no phone waiting* is "
+             "the same entry with nothing to draw ahead; the last row is "
              "the wall time of one disk flush, which every "
              "durable entry waits for on top of its CPU and no read pays.", "",
              "| request | CPU ms | × bare |", "|---|---:|---:|"]
