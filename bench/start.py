@@ -61,7 +61,6 @@ def _start_once(browser, device: dict, base: str, cpu_seconds) -> dict:
 
 def measure(starts: int, commit: str | None = None) -> dict:
     """``starts`` starts on a fresh gunicorn + SQLite (the app of ``commit``, if given): the medians."""
-    runs = []
     with gunicorn("sqlite", commit=commit) as server, sync_playwright() as playwright:
         device = {k: v for k, v in playwright.devices[PHONE].items() if k != "default_browser_type"}
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM))
