@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import io
 import ipaddress
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -118,10 +120,13 @@ def gunicorn_subprocess(app: str, port: int, env: dict, output: IO | int,
                         workers: int = WORKERS, threads: int = THREADS,
                         cwd: Path | None = None) -> Iterator[subprocess.Popen]:
     """``gunicorn`` serving ``app`` (e.g. ``wsgi:app``) on 127.0.0.1:``port`` as a
-    child process (for tests and benchmarks); stopped (then killed) on exit."""
+    child process (for tests and benchmarks); stopped on exit, or else killed with its
+    workers (in a session of its own: a worker must not outlive a master killed before
+    its graceful timeout, and go on taking CPU from whatever runs next)."""
     process = subprocess.Popen(
         gunicorn_command(app, f"127.0.0.1:{port}", workers, threads),
         cwd=cwd, env={"KT_SYNC_HOLDS": sync_holds(threads)} | env, stdout=output, stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     try:
         yield process
@@ -130,5 +135,5 @@ def gunicorn_subprocess(app: str, port: int, env: dict, output: IO | int,
         try:
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             process.wait()

@@ -216,6 +216,8 @@ def _context(table: Table, perspective: Perspective | None, values, error: Refus
             "outcome": game.outcome(), "can_undo": bool(game.events),
             "choices": screen.choices(legal), "legal_choices": legal,
             "event_template": screen.event_template(game),
+            "entry_url": url_for("play.enter_event", table_id=table.id),
+            "controls_url": url_for("play.controls", table_id=table.id),
         }
         context.update(screen.view(game, table, perspective, values, around(table, screen, game)))
         undone_next = loaded.seqs[-1] if loaded.seqs else None

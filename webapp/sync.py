@@ -110,10 +110,12 @@ class Sync:
     def __init__(self, app: Flask):
         self.app = app
         with app.app_context():
-            # No transaction around a single SELECT: on PostgreSQL that saves the BEGIN and ROLLBACK round trips.
-            self._engine = db.engine.execution_options(isolation_level="AUTOCOMMIT")
+            engine = db.engine
+        self._shared = engine.dialect.name == "postgresql"  # several processes: drawings and changes shared
+        # PostgreSQL: no transaction around a single SELECT saves the BEGIN and ROLLBACK round trips.
+        # (SQLite begins none for a SELECT, and there switching the level costs a PRAGMA per read.)
+        self._engine = engine.execution_options(isolation_level="AUTOCOMMIT") if self._shared else engine
         sqlite_file = _sqlite_file(self._engine)
-        self._shared = self._engine.dialect.name == "postgresql"  # several processes: drawings and changes shared
         listen = _listen_for_revisions(self._engine) if self._shared else None
         self.watch = RevisionWatch(self._read_revisions, app.config["SYNC_HOLDS"], app.config["SYNC_WATCH_INTERVAL"],
                                    listen, app.config["SYNC_WATCH_LISTENING_INTERVAL"], _sqlite_quiet(sqlite_file))
@@ -220,7 +222,10 @@ class Sync:
         """The regions (or the lobby) of one perspective, view and language at the facts'
         revision, drawn once: by this process, or on PostgreSQL by whichever process drew
         it first (``shared_drawings``). ``ahead``: drawn by the process that made the change
-        before it is announced: no other process has been told of it yet (nothing to look up)."""
+        before it is announced: no other process has been told of it yet (nothing to look up).
+        Lock order: a stripe, then a database connection (the drawing's), never the other
+        way round: a thread that held a connection while it waited for a stripe would wait
+        for the threads that hold the stripes and wait for a connection (the pool's few)."""
         key = (facts.table_id, facts.revision, language, perspective, view)
         with self._stripes[hash(key) % len(self._stripes)]:
             with self._lock:

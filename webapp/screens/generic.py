@@ -80,6 +80,7 @@ class Screen:
     option_fields: list[OptionField] = field(default_factory=list)
     stylesheet: str | None = None   # an extra file under static/, linked on the game pages
     own_undo: bool = False          # the screen's controls offer undo themselves (e.g. with a confirmation)
+    tools: bool = False             # ``_tools.html`` in ``folder``: what a seated phone may do besides the step
     earlier_games: int | None = None   # a finished game's view shows this many games before it (``Around``)
 
     def view(self, game: Game, table, seat: Perspective | None, values, around: Around | None = None) -> dict:

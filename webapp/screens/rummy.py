@@ -108,7 +108,7 @@ class RummyScreen(Screen):
     """The screen of Gemeinsame Sache (templates in ``templates/rummy/``)."""
 
     def __init__(self):
-        super().__init__(folder="rummy", stylesheet="rummy.css", option_fields=[
+        super().__init__(folder="rummy", stylesheet="rummy.css", tools=True, option_fields=[
             OptionField("level", _l("Schwierigkeit"),
                         (("", _l("Normal (Standard)")),
                          *((name, _l("%(level)s – %(n)s Karten im Ziehstapel", level=LEVEL_LABELS[name], n=size))

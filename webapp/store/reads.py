@@ -55,11 +55,13 @@ def seat_by_token(table: Table, token: str | None) -> Seat | None:
     ).scalar_one_or_none()
 
 
+SEAT_OF_TOKEN = (sa.select(Seat).where(Seat.token_hash == sa.bindparam("token_hash"))
+                 .options(joinedload(Seat.table)))
+
+
 def seat_of_token(token: str) -> Seat | None:
     """The seat a token holds at any table, its table loaded in the same query."""
-    return db.session.execute(
-        sa.select(Seat).where(Seat.token_hash == token_hash(token)).options(joinedload(Seat.table))
-    ).scalar_one_or_none()
+    return db.session.execute(SEAT_OF_TOKEN, {"token_hash": token_hash(token)}).scalar_one_or_none()
 
 
 def bot_names(game: str, options: dict) -> list[str]:
