@@ -377,7 +377,10 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def publish_changes(response):
-        for table_id in g.pop("kt_changed_tables", ()):
+        changed_tables = g.pop("kt_changed_tables", ())
+        if changed_tables:
+            db.session.close()  # the answer is drawn: its connection goes back before a drawing takes a stripe
+        for table_id in changed_tables:
             sync.publish(table_id)
         return response
 

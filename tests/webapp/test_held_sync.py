@@ -3,6 +3,7 @@ in this process or in another one on the same database — or with a 204 when
 the hold runs out; beyond the free holds, at once."""
 from __future__ import annotations
 
+import json
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -11,6 +12,7 @@ import pytest
 
 from tests.conftest import _dispose_engines, app_test_config
 from webapp import create_app, migrate_database
+from webapp.extensions import db
 from .conftest import TableAtHand, random_events
 from .test_sync import revision_of
 
@@ -97,6 +99,23 @@ def test_a_change_is_drawn_in_the_language_its_phones_asked_for(app, client, new
     english = [key for key in drawings if key[:3] == (table.id, rev + 1, "en")]
     assert english, "the English phones' regions were not drawn ahead"
     assert ">History<" in drawings[english[0]].body.decode()  # the log's title ("Verlauf")
+
+
+def test_an_entry_holds_no_connection_while_its_change_is_drawn_ahead(app, client, new_table, monkeypatch):
+    """The lock order of ``Sync.drawing`` (a stripe, then a connection): the entering
+    phone's request gives its database connection back before it publishes, or a
+    publish waiting for a stripe would hold a connection that the stripe's holder waits for."""
+    table = new_table("cubirds", ("Anna", "Ben"))
+    assert client.get(f"/t/{table.id}/s/{table.tokens[0]}").status_code == 302
+    sync = app.extensions["sync"]
+    checked_out = []
+    monkeypatch.setattr(sync, "publish", lambda table_id, publish=sync.publish:
+                        checked_out.append(db.engine.pool.checkedout()) or publish(table_id))
+    first = random_events("cubirds", 2, seed=3)[0]
+    entered = client.post(f"/t/{table.id}/event", data={"event": json.dumps(first), "version": 0},
+                          headers={"HX-Request": "true"})
+    assert entered.status_code == 200 and 'id="board"' in entered.get_data(as_text=True)
+    assert checked_out == [0]
 
 
 def test_an_unchanged_table_answers_204_when_the_hold_runs_out(app, new_table):
