@@ -259,9 +259,12 @@ def test_postgres_announces_a_change_to_the_other_processes_at_once(postgres_url
 def test_postgres_draws_a_change_once_for_all_processes(postgres_url, monkeypatch):
     """One drawing per perspective (#17 point 7): the process where the change is made
     draws it and stores it before announcing it, so a phone held in another process
-    gets that very drawing without a drawing of its own."""
+    gets that very drawing without a drawing of its own. (The other process hears of the
+    change by its NOTIFY alone here: its reads of the revisions, a safety net, could come
+    between the commit and the stored drawing, and then it draws for itself.)"""
     def make():
-        return create_app(app_test_config(postgres_url, SYNC_HOLDS=HOLDS, SYNC_HOLD_SECONDS=5.0))
+        return create_app(app_test_config(postgres_url, SYNC_HOLDS=HOLDS, SYNC_HOLD_SECONDS=5.0,
+                                          SYNC_WATCH_INTERVAL=60.0, SYNC_WATCH_LISTENING_INTERVAL=60.0))
 
     migrate_database(make())
     here, there = make(), make()
@@ -273,6 +276,10 @@ def test_postgres_draws_a_change_once_for_all_processes(postgres_url, monkeypatc
         draw = sync_here._draw
         monkeypatch.setattr(sync_here, "_draw", lambda *args: drawn_here.append(args) or draw(*args))
         poll = held_poll(here, table.id, rev)
+        deadline = time.monotonic() + 5
+        while not sync_here.watch.listening:
+            assert time.monotonic() < deadline, "the other process never listened"
+            time.sleep(0.01)
         enter_first_event(there.test_client(), table)
         status, body, _seconds = poll.result(timeout=10)
         assert status == 200 and f"rev={rev + 1}" in body
