@@ -221,15 +221,20 @@ def started_table_of_three(client) -> TableAtHand:
     return table
 
 
+def wait_until_listening(app) -> None:
+    """Until the app's watch hears every change (its LISTEN is up, with a phone waiting)."""
+    watch, deadline = app.extensions["sync"].watch, time.monotonic() + 5
+    while not watch.listening:
+        assert time.monotonic() < deadline, "the watch never listened"
+        time.sleep(0.01)
+
+
 def assert_held_poll_answered_at_once_by_an_entry_there(here, there) -> None:
     """A poll held by ``here`` (listening, its reads once a minute) is answered within
     seconds by an entry made through ``there``."""
     table = started_table_of_three(here.test_client())
     poll = held_poll(here, table.id, revision_of(here, table.id))
-    watch, deadline = here.extensions["sync"].watch, time.monotonic() + 5
-    while not watch.listening:
-        assert time.monotonic() < deadline, "the watch never listened"
-        time.sleep(0.01)
+    wait_until_listening(here)
     time.sleep(0.1)  # past the reader's last quick read: from here on it reads once a minute
     enter_first_event(there.test_client(), table)
     status, body, seconds = poll.result(timeout=10)
@@ -276,10 +281,7 @@ def test_postgres_draws_a_change_once_for_all_processes(postgres_url, monkeypatc
         draw = sync_here._draw
         monkeypatch.setattr(sync_here, "_draw", lambda *args: drawn_here.append(args) or draw(*args))
         poll = held_poll(here, table.id, rev)
-        deadline = time.monotonic() + 5
-        while not sync_here.watch.listening:
-            assert time.monotonic() < deadline, "the other process never listened"
-            time.sleep(0.01)
+        wait_until_listening(here)
         enter_first_event(there.test_client(), table)
         status, body, _seconds = poll.result(timeout=10)
         assert status == 200 and f"rev={rev + 1}" in body
