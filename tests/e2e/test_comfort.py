@@ -2,7 +2,8 @@
 that keeps only static files), awake (Screen Wake Lock on table pages, again
 after the page was hidden; a note once where the page is not secure),
 reconnecting (resync at once after a drop or sleep, said briefly; entries
-while offline refused with a message, never sent later)."""
+while offline refused with a message, never sent later; a move to the game page that
+never comes holds the polls back 10 s at most)."""
 from __future__ import annotations
 
 import re
@@ -349,6 +350,42 @@ def test_a_phones_own_entry_is_not_brought_to_it_again_by_its_held_poll(page):
     undo_by_api(page, table, 7)  # another phone: the new held poll brings it
     expect(page.locator("#status .version")).to_have_text("v8", timeout=SYNC_LIMIT_MS)
     assert failed == [] and errors == [], (failed, errors)
+
+
+def test_a_move_whose_page_never_comes_holds_the_polls_back_ten_seconds_at_most(page):
+    """The start sends the phone from the lobby to the game page (``HX-Location``);
+    while that page is on its way no poll is sent (its answer would move the phone
+    once more). A page that never comes (lost on the Wi-Fi) holds the polls back for
+    ``MOVE_MS`` (10 s, comfort.js) at most: then the phone polls again."""
+    page.clock.install()  # Date.now() runs on, and can be moved on by the test
+    lobby = create_table(page, {"game": "gleich-und-gleich", "options": {}, "name": "Anna"})
+    joined = page.request.post(f"/api/tables/{lobby['id']}/seats",
+                               data={"join_code": lobby["join_code"], "name": "Ben"})
+    assert joined.status == 201, joined.text()
+    visit(page, lobby["seat_url"])
+    expect(page.locator("#lobby .seat .name")).to_have_count(2)
+    game_path = f"/t/{lobby['id']}"
+    held_back, released = [], []
+
+    def game_page(route) -> None:  # held back (the page is on its way) until released
+        route.continue_() if released else held_back.append(route)
+    page.route(lambda url: urlsplit(url).path == game_path, game_page)
+    polls = []
+    page.on("request", lambda request: polls.append(request.url) if "/sync?" in request.url else None)
+    with page.expect_request(lambda request: urlsplit(request.url).path == game_path):  # sent there by its poll
+        started = page.request.post(f"/api/tables/{lobby['id']}/start",
+                                    headers={"Authorization": f"Bearer {lobby['token']}"})
+        assert started.status == 200, started.text()
+    polls.clear()
+    page.wait_for_timeout(2000)  # four poll intervals of 500 ms
+    assert polls == [], f"polls sent while the game page was on its way: {polls}"
+    page.clock.fast_forward(10_500)
+    page.wait_for_timeout(1500)
+    assert polls, "no poll after the move's 10 s ran out"
+    released.append(True)  # the page comes after all: the phone shows the game
+    for route in held_back:
+        route.continue_()
+    expect(page.locator("#status")).to_be_visible(timeout=5000)
 
 
 def test_a_stretch_of_a_game_and_a_wake_up_log_no_console_error(phone):
