@@ -81,8 +81,8 @@ def request_kinds(database_url: str | None = None, game: str = "cubirds"):
 
         def publish():
             """What an entry pays for drawing its change ahead (``Sync.publish``) for the phone
-            that asked before, the revision's drawings cleared first so that it can be repeated;
-            the log's sentences and the kept pieces stay (``sync 200, drawn`` without a request)."""
+            that asked before, the revision's drawings cleared first so that it can be repeated
+            (the log's sentences and the kept pieces stay: less than a new revision costs)."""
             play._drawings.clear()
             app.extensions["sync"]._drawings.clear()
             app.extensions["sync"].publish(table_id)
