@@ -364,15 +364,17 @@ def test_a_move_whose_page_never_comes_holds_the_polls_back_ten_seconds_at_most(
     assert joined.status == 201, joined.text()
     visit(page, lobby["seat_url"])
     expect(page.locator("#lobby .seat .name")).to_have_count(2)
-    game_path = f"/t/{lobby['id']}"
     held_back, released = [], []
+
+    def is_game_page(url: str) -> bool:
+        return urlsplit(url).path == f"/t/{lobby['id']}"
 
     def game_page(route) -> None:  # held back (the page is on its way) until released
         route.continue_() if released else held_back.append(route)
-    page.route(lambda url: urlsplit(url).path == game_path, game_page)
+    page.route(is_game_page, game_page)
     polls = []
     page.on("request", lambda request: polls.append(request.url) if "/sync?" in request.url else None)
-    with page.expect_request(lambda request: urlsplit(request.url).path == game_path):  # sent there by its poll
+    with page.expect_request(lambda request: is_game_page(request.url)):  # sent there by its poll
         started = page.request.post(f"/api/tables/{lobby['id']}/start",
                                     headers={"Authorization": f"Bearer {lobby['token']}"})
         assert started.status == 200, started.text()
