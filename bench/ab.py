@@ -78,7 +78,7 @@ def compare(before: Path, after: Path, kind: str, game: str, rounds: int, batch:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .server import ROOT, _tree
+    from .server import ROOT, tree_of
 
     parser = argparse.ArgumentParser(prog="python -m bench.ab", description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", required=True, help="the git revision to compare this tree with")
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--games: unknown {', '.join(sorted(unknown))} ({', '.join(GAMES)})")
     if args.rounds < 4 or args.batch < 1:
         parser.error("--rounds must be at least 4 (for quartiles), --batch at least 1")
-    with _tree(args.before) as before:
+    with tree_of(args.before) as before:
         for game in games:
             try:
                 figures = compare(before, ROOT, args.kind, game, args.rounds, args.batch)

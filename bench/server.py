@@ -90,7 +90,7 @@ def database(kind: str):
 def gunicorn(kind: str, log: Path | None = None, commit: str | None = None):
     """gunicorn (as ``python -m webapp`` starts it) with the bench app on a free loopback
     port; the app of ``commit`` (a git revision) instead of this tree's, if given."""
-    with database(kind) as url, _tree(commit) as tree:
+    with database(kind) as url, tree_of(commit) as tree:
         env = os.environ | {"DATABASE_URL": url, "RATELIMIT_ENABLED": "false", "KT_RATELIMIT_ENABLED": "false",
                             "SECRET_KEY": "bench-" + uuid.uuid4().hex}
         if (tree / "migrations" / "env.py").exists():  # (an app that migrates itself finds nothing to do)
@@ -121,7 +121,7 @@ def _served(app: str, kind: str, env: dict, log: Path | None, tree: Path):
 
 
 @contextmanager
-def _tree(commit: str | None):
+def tree_of(commit: str | None):
     """This tree, or ``commit``'s files unpacked into a temporary folder."""
     if commit is None:
         yield ROOT
