@@ -3,6 +3,10 @@ and ``python -m webapp`` handing over to gunicorn."""
 from __future__ import annotations
 
 import ipaddress
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,3 +112,17 @@ def test_kt_run_names_no_port_of_its_own():
     kt = (Path(__file__).resolve().parents[2] / "kt").read_text()
     run = kt[kt.index("cmd_run()"):kt.index("cmd_test()")]
     assert "8000" not in run and "PORT" not in run
+
+
+def test_a_worker_tunes_its_garbage_collection(tmp_path):
+    """What gunicorn's worker loads (``wsgi:app``) leaves the app out of collections and
+    collects young objects after YOUNG_COLLECTION_AFTER allocations, not CPython's 700."""
+    root = Path(__file__).resolve().parents[2]
+    probe = "import gc, json, wsgi; print(json.dumps([gc.get_threshold(), gc.get_freeze_count()]))"
+    env = os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'gc.sqlite3'}"}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True,
+                         check=True).stdout
+    threshold, frozen = json.loads(out.splitlines()[-1])
+    assert threshold == [hosting.YOUNG_COLLECTION_AFTER, hosting.OLDER_COLLECTION_AFTER,
+                         hosting.OLDER_COLLECTION_AFTER]
+    assert frozen > 10_000  # the modules and the app, at least
