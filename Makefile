@@ -7,10 +7,11 @@ $(KT_COMMANDS):
 
 # Benchmarks (not tests): engine, server under load (SQLite and PostgreSQL), browser;
 # writes docs/performance.md and bench/results.json. About 16 minutes at 10 and 100 tables (python -m bench --tables 10,100), more with 300. From a clean
-# clone: ./kt setup makes the venv (with the test tools), then the bench extra on top.
+# clone: ./kt setup-browser makes the venv (with the test tools) and installs Chromium for
+# the browser part, then the bench extra on top.
 .PHONY: bench
 bench:
-	./kt setup
+	./kt setup-browser
 	.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
 	KT_RATELIMIT_ENABLED=false .venv/bin/python -m bench
 

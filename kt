@@ -165,6 +165,7 @@ Usage: ./kt COMMAND [ARGS]
   restore FILE          replace the database by a backup (stop the server first;
                         what was there is kept as instance/backups/before-restore-…)
   setup                 only set up (.venv, packages, compiled translations)
+  setup-browser         set up and install Chromium if missing (for `make bench`)
   i18n-extract          German message ids -> translations/messages.pot
   i18n-update           extract, then merge into translations/en/LC_MESSAGES/messages.po
   i18n-compile          .po -> .mo (run and test do this)
@@ -181,6 +182,7 @@ case $command in
     backup) cmd_backup "$@" ;;
     restore) cmd_restore "$@" ;;
     setup) setup ;;
+    setup-browser) setup && ensure_chromium ;;
     i18n-extract) setup && i18n_extract ;;
     i18n-update) setup && i18n_update ;;
     i18n-compile) setup ;;

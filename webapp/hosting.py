@@ -1,5 +1,5 @@
-"""Serving on the local network: the addresses phones can reach, and a QR code
-of the start page for the terminal."""
+"""Serving on the local network: the addresses phones can reach, a QR code of the
+start page for the terminal, the gunicorn command line, and a worker's garbage collection."""
 from __future__ import annotations
 
 import contextlib
