@@ -19,12 +19,13 @@ GZIP = {"Accept-Encoding": "gzip"}
 YEAR = 365 * 24 * 3600
 HTMX = "vendor/htmx-2.0.11.min.js"
 DECOMPRESS = {"gzip": gzip.decompress, "br": brotli.decompress}
-# The page's CSRF token is signed with the time: two requests a second apart carry two tokens.
-CSRF_TOKEN = re.compile(rb'"X-CSRFToken": "[^"]+"')
+# The page's CSRF token (in <body hx-headers> and in each form) is signed with the time:
+# two requests a second apart carry two tokens.
+CSRF_TOKEN = re.compile(rb'("X-CSRFToken": "|name="csrf_token" value=")[^"]+"')
 
 
 def without_csrf_token(page: bytes) -> bytes:
-    return CSRF_TOKEN.sub(b'"X-CSRFToken": "-"', page)
+    return CSRF_TOKEN.sub(rb'\1-"', page)
 
 
 def static_url(app, filename: str) -> str:
