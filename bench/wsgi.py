@@ -1,10 +1,7 @@
-"""The app as served in benchmarks (``gunicorn bench.wsgi:app``): the real app plus the bare route."""
-from webapp import create_app
-from webapp.hosting import tune_garbage_collection
-from webapp.sync import release_holds_on_sigterm
+"""The app as served in benchmarks (``gunicorn bench.wsgi:app``): the production
+worker's app (``wsgi.py``: its SIGTERM handling and garbage collection included) plus the bare route."""
+from wsgi import app
 
 from .bare import add_bare_route
 
-app = add_bare_route(create_app())
-release_holds_on_sigterm(app)
-tune_garbage_collection()
+add_bare_route(app)

@@ -15,6 +15,8 @@ import qrcode
 from webapp import __main__ as run_command
 from webapp import hosting
 
+ROOT = Path(__file__).resolve().parents[2]
+
 # What print_ascii(invert=True) draws for (upper module, lower module) being dark.
 BLOCKS = {"█": (False, False), "▄": (True, False), "▀": (False, True), "\xa0": (True, True)}
 
@@ -109,7 +111,7 @@ def test_flask_db_upgrade_makes_the_schema(tmp_path, monkeypatch):
 
 def test_kt_run_names_no_port_of_its_own():
     """./kt run --port 8765 must not say "port 8000": the banner says where it listens."""
-    kt = (Path(__file__).resolve().parents[2] / "kt").read_text()
+    kt = (ROOT / "kt").read_text()
     run = kt[kt.index("cmd_run()"):kt.index("cmd_test()")]
     assert "8000" not in run and "PORT" not in run
 
@@ -117,10 +119,9 @@ def test_kt_run_names_no_port_of_its_own():
 def test_a_worker_tunes_its_garbage_collection(tmp_path):
     """What gunicorn's worker loads (``wsgi:app``) leaves the app out of collections and
     collects young objects after YOUNG_COLLECTION_AFTER allocations, not CPython's 700."""
-    root = Path(__file__).resolve().parents[2]
     probe = "import gc, json, wsgi; print(json.dumps([gc.get_threshold(), gc.get_freeze_count()]))"
     env = os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'gc.sqlite3'}"}
-    out = subprocess.run([sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
                          check=True).stdout
     threshold, frozen = json.loads(out.splitlines()[-1])
     assert threshold == [hosting.YOUNG_COLLECTION_AFTER, hosting.OLDER_COLLECTION_AFTER,
