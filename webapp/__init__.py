@@ -105,8 +105,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     htmx.init_app(app)
     compress.init_app(app)
 
-    from . import (api, errors, fragments, nights, nights_replay, nights_stats, play, pwa, rulebook, seats, security,
-                   static_files, sync, tables)
+    from . import (api, errors, fragments, i18n, nights, nights_replay, nights_stats, play, pwa, rulebook, seats,
+                   security, static_files, sync, tables)
     from .screens.birds.words import preload_dictionaries
 
     app.session_interface = seats.SessionInterface()
@@ -121,6 +121,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(nights_stats.bp)
     csrf.exempt(api.bp)
     errors.register(app)
+    i18n.init_app(app)  # after Flask-Babel's
     play.init_app(app)
     fragments.init_app(app)
     security.init_app(app)
@@ -137,7 +138,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     @app.context_processor
     def language_context():
-        return {"current_language": select_locale(), "languages": LANGUAGES}
+        return {"current_language": i18n.current_language(), "languages": LANGUAGES}
 
     with app.app_context():
         if db.engine.dialect.name == "sqlite":

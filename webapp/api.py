@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, request
-from flask_babel import lazy_gettext as _l
 
 from . import client_json, store
 from .errors import NOT_FOUND, Refusal
 from .extensions import limiter
+from .i18n import lazy_gettext as _l
 from .models import Seat, Table
 from .tables import CREATE_LIMIT, JOIN_LIMIT, join_url, limits_off, seat_url
 

@@ -15,11 +15,10 @@ from __future__ import annotations
 import json
 import math
 
-from flask_babel import lazy_gettext as _l
-
 from engine.shape import json_int
 
 from .errors import Refusal
+from .i18n import lazy_gettext as _l
 
 DEPTH_MAX = 20
 

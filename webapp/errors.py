@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from flask import jsonify, render_template, request
-from flask_babel import gettext, lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
 from engine import EngineError, Phrase, Word
+
+from .i18n import gettext, lazy_gettext as _l
 
 
 class Refusal(Exception):

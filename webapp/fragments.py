@@ -21,10 +21,9 @@ import threading
 
 from cachetools import LRUCache
 from flask import Flask
-from flask_babel import get_locale
-from jinja2 import pass_context
-from jinja2.runtime import Context
 from markupsafe import Markup
+
+from .i18n import current_language
 
 BIRDS, RUMMY = "birds/_macros.html", "rummy/_cards.html"
 # The macros that draw from their arguments alone (and ``_``), safe to keep by them, and their templates.
@@ -41,13 +40,12 @@ class Fragments:
         self._lock = threading.Lock()
         self._html: LRUCache[tuple, Markup] = LRUCache(maxsize=KEPT_BYTES, getsizeof=len)
 
-    @pass_context
-    def kept(self, context: Context, name: str, *args) -> Markup:
-        """The macro ``name`` (of ``KEPT``) drawn with ``args`` in the context's language, drawn once."""
+    def kept(self, name: str, *args) -> Markup:
+        """The macro ``name`` (of ``KEPT``) drawn with ``args`` in the request's language, drawn once."""
         template = KEPT.get(name)
         if template is None:
             raise ValueError(f"{name!r} is not a macro that draws from its arguments alone")
-        key = (name, context.get("current_language") or str(get_locale()), _frozen(args))
+        key = (name, current_language(), _frozen(args))
         with self._lock:
             html = self._html.get(key)
         if html is None:

@@ -15,13 +15,13 @@ from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, redirect, render_template, session, url_for
 from flask_babel import format_date
-from flask_babel import lazy_gettext as _l
 
 from engine import EngineError, game_class
 
 from . import seats, store
 from .errors import Refusal
 from .extensions import limiter
+from .i18n import lazy_gettext as _l
 from .models import Table
 from .nights_store import GameSummary, holds_seat, night_ids, night_tables
 from .screens import screen_for, title

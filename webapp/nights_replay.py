@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from flask import Blueprint, render_template, request
-from flask_babel import format_date, get_locale
-from flask_babel import lazy_gettext as _l
+from flask_babel import format_date
 
 from engine import Game, new_game
 
 from . import store
 from .errors import Refusal
 from .extensions import db, htmx
+from .i18n import current_language, lazy_gettext as _l
 from .models import Table
 from .nights import local
 from .nights_store import GameSummary, entries_in_force
@@ -169,7 +169,7 @@ def replay_context(table: Table, centre: bool) -> dict:
         step = _step(len(replay.events))
         replay.move_to(step)
         game, screen = replay.game, screen_for(table.game)
-        sentences = replay.sentences_in(str(get_locale()), table)
+        sentences = replay.sentences_in(current_language(), table)
         awaiting = game.awaiting
         context = {
             "table": table, "seat": None, "screen": screen, "game_title": title(table.game),

@@ -17,14 +17,13 @@ from dataclasses import dataclass, field
 import pygal
 import sqlalchemy as sa
 from flask import Blueprint, current_app, render_template
-from flask_babel import format_percent, get_locale
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from flask_babel import format_percent
 from markupsafe import Markup
 
 from engine import EngineError, game_class
 
 from .extensions import db
+from .i18n import current_language, gettext as _, lazy_gettext as _l
 from .nights import has_levels, reason_label, variant_label
 from .nights_store import GameSummary
 from .nights_summary import variant_key
@@ -238,7 +237,7 @@ def _series(said: dict, real, sim) -> tuple:
 
 
 def bird_charts(group: Group) -> dict:
-    language = str(get_locale())
+    language = current_language()
     said = words(language)
     reasons = game_class(group.game).outcome_reasons
     sim = group.sim or {}
@@ -253,7 +252,7 @@ def bird_charts(group: Group) -> dict:
 
 
 def level_chart(levels: list[Group]) -> Markup:
-    language = str(get_locale())
+    language = current_language()
     said = words(language)
     teams = sorted({entry.get("team", "?") for g in levels for entry in g.sims})
     series = [(said["here"], tuple(g.win_rate for g in levels))]
@@ -267,7 +266,7 @@ def level_chart(levels: list[Group]) -> Markup:
 @bp.get("/statistik")
 def statistics():
     fingerprint = (current_app.config["SQLALCHEMY_DATABASE_URI"], *db.session.execute(FINGERPRINT).one())
-    total, sections, figures = _sections(fingerprint, str(get_locale()))
+    total, sections, figures = _sections(fingerprint, current_language())
     return render_template("nights/stats.html", sections=sections, total=total, simulated=figures,
                            percent=percent, reason_label=reason_label)
 

@@ -9,12 +9,12 @@ from typing import NamedTuple
 
 from cachetools import LRUCache
 from flask import Blueprint, Flask, Response, current_app, redirect, render_template, request, url_for
-from flask_babel import get_locale, lazy_gettext as _l
 from flask_htmx import make_response as htmx_response
 
 from . import client_json, nights, seats, store
 from .errors import NOT_FOUND, Refusal
 from .extensions import htmx, limiter
+from .i18n import current_language, lazy_gettext as _l
 from .models import Seat, Table
 from .screens import screen_for, title
 from .screens.generic import Around, Perspective, Screen
@@ -100,7 +100,7 @@ def sync(table_id: str):
             return Response(status=204)
         return nights.night_regions(table)
     answer = current_app.extensions["sync"].answer(
-        table_id, request.args.to_dict(), seats.token(table_id), str(get_locale()), gzip_ok=False)
+        table_id, request.args.to_dict(), seats.token(table_id), current_language(), gzip_ok=False)
     if answer is None:
         raise Refusal(404, "no-such-table", NOT_FOUND)
     return Response(answer.body, status=int(answer.status.split()[0]), headers=answer.headers)
@@ -222,7 +222,7 @@ def _context(table: Table, perspective: Perspective | None, values, error: Refus
         context.update(screen.view(game, table, perspective, values, around(table, screen, game)))
         undone_next = loaded.seqs[-1] if loaded.seqs else None
         undone_words = screen.event_label(game.events[-1]) if game.events else None
-    log = _log(table.id, table.revision, str(get_locale()))
+    log = _log(table.id, table.revision, current_language())
     # what the next undo takes back: the log's line of the last entry in force
     undo_sentence = next((sentence for entry, sentence in log if entry.seq == undone_next), undone_words)
     context.update(error=error, log=log, undo_sentence=undo_sentence)
@@ -298,7 +298,7 @@ def shared_regions(table: Table, perspective: Perspective | None, view: str | No
     """The regions of ``view`` at the table's revision in this request's language, as
     every phone of ``perspective`` sees them: drawn once (phones woken together: one
     draws, the others wait for its drawing)."""
-    key = (table.id, table.revision, str(get_locale()), perspective, view)
+    key = (table.id, table.revision, current_language(), perspective, view)
     with _DRAWING[hash(key) % len(_DRAWING)]:
         with _drawings_lock:
             drawn = _drawings.get(key)

@@ -21,8 +21,9 @@ import ipaddress
 from urllib.parse import urlsplit
 
 from flask import Flask, jsonify, render_template, request
-from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import InternalServerError
+
+from .i18n import lazy_gettext as _l
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",

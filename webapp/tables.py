@@ -7,13 +7,13 @@ import json
 import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
-from flask_babel import lazy_gettext as _l
 
 from engine import GAMES
 
 from . import seats, store
 from .errors import Refusal
 from .extensions import htmx, limiter
+from .i18n import lazy_gettext as _l
 from .models import Table
 from .nights import variant_label
 from .screens import TITLES, screen_for, title

@@ -7,11 +7,10 @@ import textwrap
 
 import markdown
 from flask import Blueprint, render_template, url_for
-from flask_babel import get_locale, gettext
-from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from ..errors import Refusal
+from ..i18n import current_language, gettext, lazy_gettext as _l
 from ..screens import title
 from .citations import WHY
 from .decisions_de import DECISIONS_DE
@@ -29,7 +28,7 @@ def index():
 def game_page(game: str):
     if game not in SOURCES:
         raise Refusal(404, "no-such-game", _l("Für dieses Spiel gibt es keine Regeln"))
-    items = DECISIONS_DE[game] if str(get_locale()) == "de" else decisions(game)
+    items = DECISIONS_DE[game] if current_language() == "de" else decisions(game)
     return render_template("rulebook/game.html", game=game, game_title=title(game), text=rule_text(game),
                            decisions=[_decision(item) for item in items])
 

@@ -5,8 +5,7 @@
 """
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
-
+from ..i18n import lazy_gettext as _l
 from . import birds, generic, rummy
 
 TITLES = {

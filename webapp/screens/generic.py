@@ -7,10 +7,9 @@ import json
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-
 from engine import Game
+
+from ..i18n import gettext as _, lazy_gettext as _l
 
 
 @dataclass(frozen=True)

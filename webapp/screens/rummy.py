@@ -10,9 +10,6 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from flask_babel import get_locale
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 from engine import IllegalEvent
 from engine.rummy import suggest_level as engine_suggest_level
@@ -21,6 +18,7 @@ from engine.rummy.melds import JOKER, RANKS, SUIT_SYMBOL, SUITS, check_card, dec
 from engine.rummy.rules import FULL_DRAW_PILE, LEVELS, RECENT_GAMES, THREE_STARTS
 
 from ..errors import Refusal, translated
+from ..i18n import current_language, gettext as _, lazy_gettext as _l
 from .generic import Around, Choice, OptionField, Screen
 
 SUIT_NAMES = {"H": _l("Herz"), "D": _l("Karo"), "S": _l("Pik"), "C": _l("Kreuz")}
@@ -48,7 +46,7 @@ class Card:
 
 def card(code: str) -> Card:
     """A card code (``"7H"``, ``"JK"``, a figure token ``"JK:6C"``) made drawable."""
-    return _card(code, str(get_locale()))
+    return _card(code, current_language())
 
 
 @functools.lru_cache(maxsize=1024)  # a screen draws up to 54 cards, the same on every phone

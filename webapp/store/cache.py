@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 
 import sqlalchemy as sa
 from cachetools import LRUCache
-from flask_babel import lazy_gettext as _l
 
 from engine import Game, new_game
 
 from ..errors import Refusal
 from ..extensions import db
+from ..i18n import lazy_gettext as _l
 from ..models import Event, Table
 
 CACHE_SIZE = 128  # replayed games per process (a game is a few KB to ~130 KB); a table beyond them replays again

@@ -1,9 +1,8 @@
 """The checks of input: each refuses with a sentence naming the limit."""
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
-
 from ..errors import Refusal
+from ..i18n import lazy_gettext as _l
 
 NAME_MAX = 40
 KEY_MAX = 64

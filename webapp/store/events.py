@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from flask import current_app
-from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import IntegrityError
 
 from engine import IllegalEvent
@@ -23,6 +22,7 @@ from engine import IllegalEvent
 from .. import nights_store
 from ..errors import Refusal
 from ..extensions import db
+from ..i18n import lazy_gettext as _l
 from ..models import Event, Seat, Table
 from . import checks
 from .cache import Loaded, game_at

@@ -2,13 +2,12 @@
 seats and their order, the start, and the rematch."""
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
-
 from engine import EngineError, IllegalEvent, game_class, new_game, parse_record
 
 from .. import nights_store
 from ..errors import NOT_FOUND, Refusal
 from ..extensions import db
+from ..i18n import lazy_gettext as _l
 from ..models import LOBBY, PLAYING, Event, Seat, Table, token_hash
 from . import cache, checks
 from .events import stale

@@ -4,13 +4,13 @@ from __future__ import annotations
 import re
 
 import sqlalchemy as sa
-from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import joinedload
 
 from engine import game_class
 
 from ..errors import NOT_FOUND, Refusal
 from ..extensions import db
+from ..i18n import lazy_gettext as _l
 from ..models import Event, Seat, Table, token_hash
 from ..screens.generic import EnteredBy, LogEntry
 from .cache import game_at

@@ -7,11 +7,9 @@ by ``words.py``. A selection that takes several taps travels in the query of
 """
 from __future__ import annotations
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-
 from engine.birds.rules import MAX_ROBIN_HANDICAP
 
+from ...i18n import gettext as _, lazy_gettext as _l
 from ..generic import EnteredBy, LogEntry, OptionField, Perspective, Screen
 from .steps import Steps
 from .table import Cards, table_view

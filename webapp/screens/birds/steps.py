@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from flask_babel import gettext as _
-
 from engine import EngineError
 from engine.birds.rules import RIGHT, SIDES
 
 from ...errors import Refusal
+from ...i18n import gettext as _
 from .table import Cards
 from .taps import Selection, Tap
 from .words import needs_text, placed_text, played_text, refill_note, side_text

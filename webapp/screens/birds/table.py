@@ -7,8 +7,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from flask_babel import get_locale
-
+from ...i18n import current_language
 from .words import card_label, reason_text, species_label
 
 
@@ -37,7 +36,7 @@ class Cards:
         self.index = {s["species"]: i for i, s in enumerate(self.species)}
         self.species_of = {card: s["species"] for s in self.species for card in s["cards"]}
         self.birds = game.name == "cubirds"
-        self.language = str(get_locale())  # the card labels' language, asked once per drawing
+        self.language = current_language()  # the card labels' language, asked once per drawing
 
     def __call__(self, card: str) -> CardView:
         species = self.species_of.get(card, card)   # a pair species' id stands for a card of it (C3)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from flask_babel import gettext as _
+from ...i18n import gettext as _
 
 
 @dataclass

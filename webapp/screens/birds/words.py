@@ -8,12 +8,10 @@ import functools
 import threading
 
 import pyphen
-from flask_babel import get_locale
-from flask_babel import gettext as _
-from flask_babel import ngettext
-from flask_babel import lazy_gettext as _l
 
 from engine.birds.rules import LEFT, RIGHT, TRIPLE_SIZE, TRIPLES_TO_WIN
+
+from ...i18n import current_language, gettext as _, lazy_gettext as _l, ngettext
 
 BIRDS = {"flamingo": _l("Flamingo"), "owl": _l("Eule"), "toucan": _l("Tukan"), "duck": _l("Ente"),
          "parrot": _l("Papagei"), "magpie": _l("Elster"), "reed-warbler": _l("Teichrohrsänger"),
@@ -62,7 +60,7 @@ def species_label(species: str) -> str:
 
 def species_lines(species: str) -> tuple[str, int]:
     """A species' name for a narrow box, in this request's language (``name_lines``)."""
-    return name_lines(species_label(species), str(get_locale()))
+    return name_lines(species_label(species), current_language())
 
 
 @functools.lru_cache(maxsize=64)
@@ -101,7 +99,7 @@ def preload_dictionaries(languages) -> None:
 
 def refill_note() -> str:
     """"auffüllen" on a row end's narrow tap: it may break where the word does (``name_lines``)."""
-    return name_lines(_("auffüllen"), str(get_locale()))[0]
+    return name_lines(_("auffüllen"), current_language())[0]
 
 
 def cards_text(cards) -> str:
