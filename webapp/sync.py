@@ -32,6 +32,7 @@ seat went to another phone) is sent to the table page (``HX-Location``, C10).
 """
 from __future__ import annotations
 
+import functools
 import gzip
 import os
 import signal
@@ -101,6 +102,8 @@ class Drawing:
 
 
 DRAWINGS_BYTES = 32 * 2**20  # per process
+# A phone sends the same path, cookies and Accept-Encoding at every poll: parsed once each, kept by their text.
+ROUTES_KEPT, COOKIES_KEPT, ENCODINGS_KEPT = 8192, 16384, 256
 ASKED_PER_TABLE = 16  # (language, perspective, view) kept per table for drawing ahead
 
 
@@ -121,6 +124,7 @@ class Sync:
                                    listen, app.config["SYNC_WATCH_LISTENING_INTERVAL"], _sqlite_quiet(sqlite_file))
         self._hold_seconds = app.config["SYNC_HOLD_SECONDS"]
         self._adapter = app.url_map.bind("localhost")
+        self._sync_table = functools.lru_cache(maxsize=ROUTES_KEPT)(self._table_of_sync)
         self._serializer = app.session_interface.get_signing_serializer(app)
         self._cookie = app.config["SESSION_COOKIE_NAME"]
         self._lock = threading.Lock()
@@ -293,24 +297,29 @@ class Sync:
     def wsgi(self, flask_wsgi):
         def wsgi_app(environ, start_response):
             if environ.get("REQUEST_METHOD") == "GET":
-                try:
-                    endpoint, args = self._adapter.match(environ.get("PATH_INFO", ""), "GET")
-                except HTTPException:
-                    endpoint = None
-                if endpoint == ENDPOINT:
-                    answer = self._answer_environ(args["table_id"], environ)
+                table_id = self._sync_table(environ.get("PATH_INFO", ""))
+                if table_id is not None:
+                    answer = self._answer_environ(table_id, environ)
                     if answer is not None:
                         start_response(answer.status, answer.headers)
                         return [answer.body]
             return flask_wsgi(environ, start_response)
         return wsgi_app
 
+    def _table_of_sync(self, path: str) -> str | None:
+        """The table of a sync poll's path, by Flask's URL map (None: another route)."""
+        try:
+            endpoint, args = self._adapter.match(path, "GET")
+        except HTTPException:
+            return None
+        return args["table_id"] if endpoint == ENDPOINT else None
+
     def _answer_environ(self, table_id: str, environ) -> Answer | None:
         query = {name: values[0] for name, values in parse_qs(environ.get("QUERY_STRING", "")).items()}
-        cookies = Request(environ).cookies  # read as Flask reads them (werkzeug.http.parse_cookie fails on non-UTF-8 bytes)
-        accepts = parse_accept_header(environ.get("HTTP_ACCEPT_ENCODING", ""))
+        cookies = _cookies(environ.get("HTTP_COOKIE", ""))
         return self.answer(table_id, query, self.token_of(cookies.get(self._cookie), table_id),
-                           language(query.get("lang"), cookies.get(LANGUAGE_COOKIE)), accepts["gzip"] > 0)
+                           language(query.get("lang"), cookies.get(LANGUAGE_COOKIE)),
+                           _gzip_accepted(environ.get("HTTP_ACCEPT_ENCODING", "")))
 
     # --- publishing a change ------------------------------------------------------------
     def announce(self, _app, table_id: str) -> None:
@@ -416,6 +425,18 @@ def release_holds_on_sigterm(app: Flask) -> None:
             previous(signum, frame)
 
     signal.signal(signal.SIGTERM, on_sigterm)
+
+
+@functools.lru_cache(maxsize=COOKIES_KEPT)
+def _cookies(header: str):
+    """A ``Cookie`` header's cookies, read as Flask reads them (werkzeug's ``Request``:
+    ``werkzeug.http.parse_cookie`` alone fails on bytes that are not UTF-8)."""
+    return Request({"HTTP_COOKIE": header}).cookies
+
+
+@functools.lru_cache(maxsize=ENCODINGS_KEPT)
+def _gzip_accepted(header: str) -> bool:
+    return parse_accept_header(header)["gzip"] > 0
 
 
 def _drawing(revision: int, body: bytes, gzipped: bytes | None = None) -> Drawing:
