@@ -17,6 +17,8 @@ from babel.support import NullTranslations
 from flask import Flask, g, has_app_context
 from flask_babel import LazyString
 
+from .extensions import language
+
 _NOTHING = NullTranslations()  # outside an app context, as Flask-Babel: the message ids themselves
 
 
@@ -31,7 +33,10 @@ def translations() -> NullTranslations:
 
 
 def current_language() -> str:
-    """The current app context's language, "de" or "en" (Flask-Babel's locale, asked once per context)."""
+    """The current app context's language, "de" or "en" (Flask-Babel's locale, asked once per
+    context); outside one, the message ids' German."""
+    if not has_app_context():
+        return language(None, None)
     found = g.get("kt_language")
     if found is None:
         found = g.kt_language = str(flask_babel.get_locale())

@@ -288,7 +288,8 @@ def _regions_for(table: Table, seat: Seat | None, error: Refusal | None = None, 
     return shared_regions(table, perspective, view)
 
 
-# Drawn regions by their length in characters (a bird table's are ~60 KB): old revisions age out.
+# Drawings, and the regions they share, by their length in characters (a bird table's are ~60 KB):
+# old revisions age out.
 _drawings: LRUCache = LRUCache(maxsize=32 * 2**20, getsizeof=len)
 _drawings_lock = threading.Lock()
 _DRAWING = tuple(threading.Lock() for _ in range(64))
@@ -311,8 +312,24 @@ def shared_regions(table: Table, perspective: Perspective | None, view: str | No
 
 CENTRE = "centre"  # the table-centre view: read-only, status and board
 REGIONS = {None: ("status", "board", "controls", "log", "sync"), CENTRE: ("status", "board", "sync")}
+# The one region a perspective draws for itself; the others are the same for every phone (the
+# page marks its own seat, <main data-me>): drawn once per table revision, language and view.
+OWN_REGION = "controls"
 
 
 def _draw(context: dict, view: str | None = None) -> str:
-    return "".join(render_template(f"play/_{region}.html", oob=True, view=view, **context)
-                   for region in REGIONS[view])
+    return "".join(_region(region, context, view) for region in REGIONS[view])
+
+
+def _region(region: str, context: dict, view: str | None) -> str:
+    if region == OWN_REGION:
+        return render_template(f"play/_{region}.html", oob=True, view=view, **context)
+    table = context["table"]
+    key = ("region", table.id, table.revision, current_language(), view, region)
+    with _drawings_lock:
+        drawn = _drawings.get(key)
+    if drawn is None:
+        drawn = render_template(f"play/_{region}.html", oob=True, view=view, **context)
+        with _drawings_lock:
+            _drawings[key] = drawn
+    return drawn

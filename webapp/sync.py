@@ -44,6 +44,7 @@ from urllib.parse import parse_qs
 import sqlalchemy as sa
 from cachetools import LRUCache
 from flask import Flask, g, has_request_context
+from flask.testing import EnvironBuilder
 from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_accept_header
@@ -125,6 +126,7 @@ class Sync:
         self._hold_seconds = app.config["SYNC_HOLD_SECONDS"]
         self._adapter = app.url_map.bind("localhost")
         self._sync_table = functools.lru_cache(maxsize=ROUTES_KEPT)(self._table_of_sync)
+        self._environ = EnvironBuilder(app, "/").get_environ()  # of a drawing's request (made once: it takes long)
         self._serializer = app.session_interface.get_signing_serializer(app)
         self._cookie = app.config["SESSION_COOKIE_NAME"]
         self._lock = threading.Lock()
@@ -263,8 +265,8 @@ class Sync:
         from . import play, tables
 
         # An app context of its own: inside a request (``publish``) the request's ``g`` holds its language.
-        with self.app.app_context(), self.app.test_request_context(f"/t/{facts.table_id}",
-                                                                    query_string={"lang": language}):
+        environ = self._environ | {"PATH_INFO": f"/t/{facts.table_id}", "QUERY_STRING": f"lang={language}"}
+        with self.app.app_context(), self.app.request_context(environ):
             table = store.get_table(facts.table_id)
             if table.started:
                 html = play.shared_regions(table, perspective, view)

@@ -221,6 +221,13 @@ def assert_phones_show(phones: Phones, record: dict) -> None:
             assert shown_cards(page.locator(f".side[data-player='{player}'] .start")) == \
                 [s["cards"] for s in state["starts"] if s["owner"] == player]
         expect(page.locator("#controls button.entry:not(.undo)")).to_have_count(0)
+        # the board is one drawing for both phones: the page marks its own side and puts it first
+        seat = phones.pages.index(page)
+        expect(page.locator(f".side[data-player='{seat}'] .you")).to_be_visible()
+        expect(page.locator(f".side[data-player='{1 - seat}'] .you")).to_be_hidden()
+        own, other = (page.locator(f".side[data-player='{p}']").bounding_box() for p in (seat, 1 - seat))
+        assert own["x"] < other["x"], "the own side comes first"
+        expect(page.locator(".result .actions button").first).to_be_visible()  # a seated phone may start the next
 
 
 def report_steps(phones: Phones, name: str) -> None:
@@ -278,6 +285,13 @@ def test_a_game_lost_on_the_clock(phone):
     report_steps(phones, "loss")
     expect(page.locator(".result .reason")).to_contain_text("Uhr ist abgelaufen")
     save_shot(page, "lost")
+    watcher = phone()   # the same board, drawn once: nothing marked as its own, no rematch to start
+    watcher.goto(page.url.split("?")[0])
+    expect(watcher.locator("#controls")).to_contain_text("Du schaust zu")
+    expect(watcher.locator(".side .you")).to_have_count(2)
+    for player in (0, 1):
+        expect(watcher.locator(f".side[data-player='{player}'] .you")).to_be_hidden()
+    expect(watcher.locator(".result .actions")).to_be_hidden()
 
 
 def enter_crafted(page, event: dict) -> None:

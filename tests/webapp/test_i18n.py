@@ -30,5 +30,5 @@ def test_variables_are_formatted_as_flask_babel_does(app):
 
 
 def test_outside_a_request_the_message_ids_are_returned():
-    assert i18n.gettext("Nein") == "Nein"
+    assert i18n.gettext("Nein") == "Nein" and i18n.current_language() == "de"
     assert str(i18n.lazy_gettext("Nein")) == "Nein"

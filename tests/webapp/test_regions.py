@@ -74,6 +74,25 @@ def test_a_drawing_is_the_same_whichever_phone_asked_first(app, client):
         assert anna_after_ben == anna_first, game
 
 
+def test_the_regions_but_the_controls_are_drawn_once_for_every_perspective(app, client, monkeypatch):
+    """Gemeinsame Sache: both seats and a phone that watches see one board (the page marks
+    its own side, <main data-me>), drawn once per revision; each perspective draws its controls."""
+    table_id, (ben,) = started_table(app, client, names=("Anna", "Ben"), game="gemeinsame-sache")
+    enter_until_buttons_enter(client, table_id, "gemeinsame-sache", 2, seed=2)
+    drawn = []
+    monkeypatch.setattr(play, "render_template", lambda name, render=play.render_template, **context:
+                        drawn.append(name) or render(name, **context))
+    play._drawings.clear()
+    answers = [sync(phone, table_id) for phone in (client, ben, app.test_client())]
+    boards = {re.search(r'<section id="board".*?</section>\s*(?=<section id="controls")', answer, re.S).group(0)
+              for answer in answers}
+    assert len(boards) == 1, "one board for every phone"
+    assert sorted(drawn) == sorted(["play/_controls.html"] * 3 + ["play/_status.html", "play/_board.html",
+                                                                   "play/_log.html", "play/_sync.html"])
+    assert len({answer.split('<section id="controls"')[1] for answer in answers}) == 3  # each its own controls
+    assert 'class="you"' in boards.pop() and "mine" not in answers[0].split('id="controls"')[0]
+
+
 def test_a_double_tap_enters_once_and_gets_the_same_answer(app, client):
     table_id, (ben,) = started_table(app, client)
     setup = random_events("gleich-und-gleich", 2, seed=21)[0]

@@ -186,14 +186,16 @@ class RummyScreen(Screen):
         picker; ``around`` (a finished game) the games before it and the rematch."""
         player = seat.position if seat is not None else None
         state = game.state()
-        view = {"board": self._board(game, state, player)}
+        view = {"board": self._board(game, state)}
         if game.awaiting is None:
             view["next"] = self._next(game, around or Around())
         elif player is not None:
             view["step"] = self._step(game, state, player, values.get("card", ""))
         return {"rummy": view}
 
-    def _board(self, game: GemeinsameSache, state: dict, player: int | None) -> dict:
+    def _board(self, game: GemeinsameSache, state: dict) -> dict:
+        """The table as every phone sees it (the own side is marked and put first by the
+        page, ``<main data-me>``: one drawing of the board for both seats and the watchers)."""
         pace = game.pace()
         options = game.options
         size = options["draw_pile"]
@@ -202,13 +204,12 @@ class RummyScreen(Screen):
         for outlook in outlooks.values():
             if not outlook["completable"]:
                 outlook["message"] = dead_start_text(outlook, start_cards[outlook["id"]], game.players)
-        order = [player, 1 - player] if player is not None else [0, 1]
         sides = [{
-            "player": p, "name": game.players[p], "mine": p == player, "hand": state["hands"][p],
+            "player": p, "name": game.players[p], "hand": state["hands"][p],
             "known": [card(c) for c in game.known_hand(p)], "on_turn": p == state["turn"] and game.awaiting is not None,
             "starts": [{"id": s.id, "cards": [card(c) for c in s.cards], "outlook": outlooks.get(s.id)}
                        for s in game.open_starts if s.owner == p],
-        } for p in order]
+        } for p in range(len(game.players))]
         return {
             "level": LEVEL_LABELS[options["level"]], "size": size, "pace": pace,
             "sides": sides, "turn": game.current_turn(), "turns_played": game.turns_played(),
