@@ -15,6 +15,7 @@ the drawing ahead alone, exists from the commit that added this command on).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
@@ -22,31 +23,42 @@ import sys
 import time
 from pathlib import Path
 
-KINDS = ("publish", "sync 200, drawn", "sync 200, shared", "sync 204", "bare")
+KINDS = ("publish", "entry", "sync 200, drawn", "sync 200, shared", "sync 204", "bare")
 GAMES = ("cubirds", "gleich-und-gleich", "gemeinsame-sache")
 WARMUP = 5
 
 
 def _worker(kind: str, game: str) -> None:
     """In the tree given as the working folder: make the table, say ``ready``, then for
-    each line ``N`` read from stdin run the kind N times and print CPU ms per request."""
+    each line ``N`` read from stdin run the kind N times and print CPU ms per request. An
+    entry uses up its table's record: then a new table is made (not counted)."""
     sys.path[0] = os.getcwd()  # this tree's webapp and bench, not the caller's
     from bench.profile import request_kinds
 
-    with request_kinds(game=game) as (kinds, _events):
-        if kind not in kinds:
-            print(f"no kind {kind!r} here (this tree has {', '.join(kinds)})", flush=True)
+    with contextlib.ExitStack() as tables:
+        def new_table():
+            tables.close()
+            kinds, events = tables.enter_context(request_kinds(game=game))
+            return kinds.get(kind), (events - 1 if kind == "entry" else None)
+
+        run, left = new_table()
+        if run is None:
+            print(f"no kind {kind!r} here", flush=True)
             return
-        run = kinds[kind]
         for _ in range(WARMUP):
             run()
+        left = left - WARMUP if left is not None else None
         print("ready", flush=True)
         for line in sys.stdin:
-            times = int(line)
-            started = time.process_time()
+            times, spent = int(line), 0.0
             for _ in range(times):
+                if left == 0:
+                    run, left = new_table()
+                started = time.process_time()
                 run()
-            print((time.process_time() - started) / times * 1000, flush=True)
+                spent += time.process_time() - started
+                left = left - 1 if left is not None else None
+            print(spent / times * 1000, flush=True)
 
 
 def compare(before: Path, after: Path, kind: str, game: str, rounds: int, batch: int) -> dict:
