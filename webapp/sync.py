@@ -103,8 +103,9 @@ class Drawing:
 
 
 DRAWINGS_BYTES = 32 * 2**20  # per process
-# A phone sends the same path, cookies and Accept-Encoding at every poll: parsed once each, kept by their text.
-ROUTES_KEPT, COOKIES_KEPT, ENCODINGS_KEPT = 8192, 16384, 256
+# A phone sends the same path, cookies and Accept-Encoding at every poll: parsed once each, kept by their
+# text (for eight times the phones of 100 tables; headers of up to 8 KB keep that under 32 MB each).
+ROUTES_KEPT, COOKIES_KEPT, ENCODINGS_KEPT = 4096, 4096, 256
 ASKED_PER_TABLE = 16  # (language, perspective, view) kept per table for drawing ahead
 
 
