@@ -281,7 +281,8 @@ class Sync:
 
     # --- in front of Flask -----------------------------------------------------------
     def token_of(self, cookie: str | None, table_id: str) -> str | None:
-        """The seat token the session cookie holds for the table (decoded once per cookie)."""
+        """The seat token the session cookie holds for the table (decoded once per cookie; one
+        that is not this server's is not kept, so made-up cookies cannot fill the memory)."""
         if not cookie:
             return None
         with self._lock:
@@ -290,7 +291,7 @@ class Sync:
             try:
                 session = self._serializer.loads(cookie, max_age=int(self.app.permanent_session_lifetime.total_seconds()))
             except BadSignature:
-                session = {}
+                return None
             seats = session.get("seats", {}) if isinstance(session, dict) else {}
             with self._lock:
                 self._tokens[cookie] = seats

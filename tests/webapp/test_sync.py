@@ -160,3 +160,20 @@ def test_a_phone_whose_seat_went_to_another_phone_is_sent_to_the_table_page(app,
     answer = ben.get(f"/t/{table.id}/sync?rev={rev}&phase=play")
     assert answer.status_code == 204 and answer.headers["HX-Location"] == f"/t/{table.id}"
     assert "HX-Location" not in app.test_client().get(f"/t/{table.id}/sync?rev={rev}&phase=play").headers
+
+
+def test_cookies_that_are_not_the_servers_are_not_kept(app, new_table):
+    """A made-up session cookie holds no seat, and is not kept: clients that send ever new
+    ones cannot fill the memory. The server's own cookies are kept, decoded once."""
+    table = new_table(start=True)
+    sync = app.extensions["sync"]
+    kept = len(sync._tokens)
+    for n in range(50):
+        phone = app.test_client()
+        phone.set_cookie(app.config["SESSION_COOKIE_NAME"], f"made-up.{n}.cookie")
+        assert phone.get(f"/t/{table.id}/sync?rev=0&phase=play").status_code == 200  # a watcher's regions
+    assert len(sync._tokens) == kept
+    ben = app.test_client()
+    assert ben.get(f"/t/{table.id}/s/{table.tokens[1]}").status_code == 302
+    assert "Du schaust zu" not in ben.get(f"/t/{table.id}/sync?rev=0&phase=play").text
+    assert len(sync._tokens) == kept + 1
