@@ -301,12 +301,17 @@ def shared_regions(table: Table, perspective: Perspective | None, view: str | No
     draws, the others wait for its drawing)."""
     key = (table.id, table.revision, current_language(), perspective, view)
     with _DRAWING[hash(key) % len(_DRAWING)]:
+        return _drawn_once(key, lambda: _draw(_context(table, perspective, {}), view))
+
+
+def _drawn_once(key: tuple, draw) -> str:
+    """The text kept in ``_drawings`` under ``key``, drawn by ``draw()`` if none is."""
+    with _drawings_lock:
+        drawn = _drawings.get(key)
+    if drawn is None:
+        drawn = draw()
         with _drawings_lock:
-            drawn = _drawings.get(key)
-        if drawn is None:
-            drawn = _draw(_context(table, perspective, {}), view)
-            with _drawings_lock:
-                _drawings[key] = drawn
+            _drawings[key] = drawn
     return drawn
 
 
@@ -322,14 +327,10 @@ def _draw(context: dict, view: str | None = None) -> str:
 
 
 def _region(region: str, context: dict, view: str | None) -> str:
-    if region == OWN_REGION:
+    def draw() -> str:
         return render_template(f"play/_{region}.html", oob=True, view=view, **context)
+
+    if region == OWN_REGION:
+        return draw()
     table = context["table"]
-    key = ("region", table.id, table.revision, current_language(), view, region)
-    with _drawings_lock:
-        drawn = _drawings.get(key)
-    if drawn is None:
-        drawn = render_template(f"play/_{region}.html", oob=True, view=view, **context)
-        with _drawings_lock:
-            _drawings[key] = drawn
-    return drawn
+    return _drawn_once(("region", table.id, table.revision, current_language(), view, region), draw)
