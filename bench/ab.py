@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import statistics
 import subprocess
@@ -39,7 +40,7 @@ def _worker(kind: str, game: str) -> None:
         def new_table():
             tables.close()
             kinds, events = tables.enter_context(request_kinds(game=game))
-            return kinds.get(kind), (events - 1 if kind == "entry" else None)
+            return kinds.get(kind), (events - 1 if kind == "entry" else math.inf)
 
         run, left = new_table()
         if run is None:
@@ -47,7 +48,7 @@ def _worker(kind: str, game: str) -> None:
             return
         for _ in range(WARMUP):
             run()
-        left = left - WARMUP if left is not None else None
+        left -= WARMUP
         print("ready", flush=True)
         for line in sys.stdin:
             times, spent = int(line), 0.0
@@ -57,7 +58,7 @@ def _worker(kind: str, game: str) -> None:
                 started = time.process_time()
                 run()
                 spent += time.process_time() - started
-                left = left - 1 if left is not None else None
+                left -= 1
             print(spent / times * 1000, flush=True)
 
 
