@@ -27,16 +27,23 @@ class FakeTables:
         return {t: self.revisions[t] for t in table_ids if t in self.revisions}
 
 
-def waiting(watch: RevisionWatch, table_id: str, revision: int, seconds: float = LONG):
-    """Start ``watch.wait`` in a thread; return the future once it is held."""
+def started(watch: RevisionWatch, table_id: str, revision: int, seconds: float = LONG):
+    """Start ``watch.wait`` in a thread; return its future at once."""
     pool = ThreadPoolExecutor(1)
-    held_before = watch.held
     future = pool.submit(watch.wait, table_id, revision, seconds)
+    pool.shutdown(wait=False)
+    return future
+
+
+def waiting(watch: RevisionWatch, table_id: str, revision: int, seconds: float = LONG):
+    """Start ``watch.wait`` in a thread; return the future once it is held (while no
+    other poll ends meanwhile: that would hide the new hold from the count)."""
+    held_before = watch.held
+    future = started(watch, table_id, revision, seconds)
     deadline = time.monotonic() + 5
     while watch.held == held_before and not future.done():
         assert time.monotonic() < deadline, "the poll was never held"
         time.sleep(0.001)
-    pool.shutdown(wait=False)
     return future
 
 
@@ -202,9 +209,9 @@ def test_a_quiet_database_is_not_read_again_unless_a_new_table_is_watched():
     tables.revisions["a"] = 4  # written where the quiet check cannot see it: not read
     time.sleep(0.1)
     assert tables.reads == reads and not held.done()
-    other = waiting(watch, "b", 1)  # a table the last read did not cover: read at once
-    assert held.result(timeout=2) is True
-    assert tables.reads == reads + 1
+    other = started(watch, "b", 1)  # a table the last read did not cover: read at once ...
+    assert held.result(timeout=2) is True  # ... and that read finds table a moved on
+    assert tables.reads == reads + 1 and watch.held == 1 and not other.done()  # b was read, so held
     tables.revisions["b"] = 2
     committed.set()  # a commit: read again
     assert other.result(timeout=2) is True
