@@ -63,12 +63,12 @@ def _frozen(value):
     """``value`` as a hashable key that tells apart what draws differently (a list
     from a dict of the same items, True from 1, Markup from str)."""
     kind = type(value)
-    if kind is list or kind is tuple:
-        return tuple(_frozen(item) for item in value)
-    if kind is dict:
-        return (dict, tuple((name, _frozen(item)) for name, item in value.items()))
     if kind is str or kind is int or value is None:
         return value
+    if kind is list or kind is tuple:
+        return tuple([_frozen(item) for item in value])  # (a list is built faster than a generator is run)
+    if kind is dict:
+        return (dict, tuple([(name, _frozen(item)) for name, item in value.items()]))
     return (kind, value)  # bool, Markup, a frozen dataclass (CardView): hashable, told apart by type
 
 

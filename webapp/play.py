@@ -28,15 +28,21 @@ def entry_key(table_id: str, version: int, event) -> str:
     """The idempotency key of entering ``event`` (any JSON value; ``"undo"`` for an
     undo) at ``version``: the same on every phone and for every tap, so a double tap
     or a second phone tapping the same button enters it once."""
-    digest = hashlib.sha1(json.dumps(event, sort_keys=True).encode()).hexdigest()[:10]
+    return _entry_key(table_id, version, json.dumps(event, sort_keys=True))
+
+
+def _entry_key(table_id: str, version: int, event_json: str) -> str:
+    """``entry_key`` of an event already written as ``json.dumps(event, sort_keys=True)``."""
+    digest = hashlib.sha1(event_json.encode()).hexdigest()[:10]
     return f"{table_id}-{version}-{digest}"
 
 
 def entry_vals(table: Table, event: dict, **selection) -> str:
     """``hx-vals`` of a button that enters ``event`` at the table's version (templates
     call it); ``selection`` travels along (kept if the entry is refused)."""
-    return json.dumps({**selection, "event": json.dumps(event, sort_keys=True), "version": table.version,
-                       "key": entry_key(table.id, table.version, event)})
+    event_json = json.dumps(event, sort_keys=True)
+    return json.dumps({**selection, "event": event_json, "version": table.version,
+                       "key": _entry_key(table.id, table.version, event_json)})
 
 
 def undo_vals(table: Table) -> str:

@@ -17,6 +17,7 @@
 """
 from __future__ import annotations
 
+import functools
 import ipaddress
 from urllib.parse import urlsplit
 
@@ -56,11 +57,17 @@ INTERNAL_ERROR = _l("Da ist etwas schiefgegangen – bitte noch einmal versuchen
 def on_this_machine() -> bool:
     """Whether this request came in on the server's own machine (localhost,
     *.localhost, a loopback address): an address no phone can open."""
-    host = urlsplit(request.host_url).hostname or ""
-    if host == "localhost" or host.endswith(".localhost"):
+    return _loopback_host(request.host)
+
+
+@functools.lru_cache(maxsize=256)  # a server is reached by a few names: asked at every answer, worked out once each
+def _loopback_host(host: str) -> bool:
+    """Whether ``host`` (a ``Host`` header: name or address, perhaps a port) names this machine."""
+    name = urlsplit(f"//{host}").hostname or ""
+    if name == "localhost" or name.endswith(".localhost"):
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
 

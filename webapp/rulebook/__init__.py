@@ -3,7 +3,9 @@ texts in ``texts/``), and the "Warum?" beside each step and refusal: the rule
 sentence behind it (``why``, for the templates)."""
 from __future__ import annotations
 
+import functools
 import textwrap
+from typing import NamedTuple
 
 import markdown
 from flask import Blueprint, render_template, url_for
@@ -40,19 +42,31 @@ def _decision(item: str) -> tuple[str, Markup]:
     return number, Markup(markdown.markdown(first + "\n" + textwrap.dedent(rest), extensions=["tables"]))
 
 
-def why(game: str, key: str) -> dict | None:
+class Citation(NamedTuple):
+    """A rule behind a step or a refusal: its sentences, and links to them."""
+
+    sentences: tuple[str, ...]
+    href: str
+    decision: int | None
+    decision_href: str
+
+
+def why(game: str, key: str) -> Citation | None:
     """The rule behind a step (``"step:<kind>"``) or a refusal (its code) of ``game``:
-    its sentences in this language, and links to them on the game's rule page."""
+    its sentences in this language, and links to them on the game's rule page (every
+    step's controls show one: looked up once per game, key and language)."""
+    return _why(game, key, current_language())
+
+
+@functools.lru_cache(maxsize=1024)
+def _why(game: str, key: str, _language: str) -> Citation | None:
     entry = WHY.get(game, {}).get(key)
     if entry is None:
         return None
     section = rule_text(game).section_of(entry.sentences[0])
-    return {
-        "sentences": [gettext(sentence) for sentence in entry.sentences],
-        "href": url_for("rulebook.game_page", game=game, _anchor=section.anchor if section else None),
-        "decision": entry.decision,
-        "decision_href": url_for("rulebook.game_page", game=game, _anchor=f"decision-{entry.decision}"),
-    }
+    return Citation(tuple(gettext(sentence) for sentence in entry.sentences),
+               url_for("rulebook.game_page", game=game, _anchor=section.anchor if section else None),
+               entry.decision, url_for("rulebook.game_page", game=game, _anchor=f"decision-{entry.decision}"))
 
 
 def rules_href(game: str) -> str | None:

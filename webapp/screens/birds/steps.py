@@ -219,28 +219,33 @@ class Steps:
         """A species' cells: for each of its cards, the counts some legal mix holds; a
         cell sets that card's count and keeps the other card's as far as a mix allows."""
         held = Counter(pick)
+        counted = [(mix, Counter(mix)) for mix in mixes]
         groups, more = [], False
         width = self.cells_per_card(entry["cards"])
         for card in entry["cards"]:
-            possible = sorted({Counter(mix)[card] for mix in mixes} - {0})
+            possible = sorted({counts[card] for _mix, counts in counted} - {0})
             counts, later = self.paged(possible, width)
             more |= later
             cells = []
             for count in counts:
                 pressed = held[card] == count
-                chosen = self.nearest_mix(mixes, card, 0 if pressed else count, held)
+                chosen = self.nearest_mix(counted, card, 0 if pressed else count, held)
                 cells.append(Tap(params=self.sel.params(pick=",".join(chosen) or None), value=f"{card}:{count}",
                                  count=count, cards=[self.cards(card)] * count, pressed=pressed))
             groups.append(PadGroup(self.cards(card), cells))
         return self.line(entry["species"], groups), more
 
     @staticmethod
-    def nearest_mix(mixes: list[list[str]], card: str, count: int, held: Counter) -> list[str]:
-        """The legal mix with ``count`` of ``card`` whose other cards are closest to those
-        held (a count of 0 unsets the card: the mix without it, if one is legal)."""
-        fitting = [mix for mix in mixes if Counter(mix)[card] == count]
-        return min(fitting, key=lambda mix: (sum(abs(Counter(mix)[c] - held[c]) for c in set(mix) | set(held)),
-                                             len(mix)), default=[])
+    def nearest_mix(counted: list[tuple[list[str], Counter]], card: str, count: int, held: Counter) -> list[str]:
+        """Of the legal mixes (each with its counts), the one with ``count`` of ``card`` whose
+        other cards are closest to those held (a count of 0 unsets the card: the mix
+        without it, if one is legal)."""
+        fitting = [(mix, counts) for mix, counts in counted if counts[card] == count]
+        if not held:  # nothing held yet: the distance is the mix's size
+            return min(fitting, key=lambda found: len(found[0]), default=([], None))[0]
+        nearest = min(fitting, key=lambda found: (sum(abs(found[1][c] - held[c]) for c in found[1].keys() | held.keys()),
+                                                  len(found[0])), default=([], None))
+        return nearest[0]
 
     def play_rows(self, pick: list[str]) -> list[dict]:
         """The rows with their ends; once cards are chosen, each end enters the play and
