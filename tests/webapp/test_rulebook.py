@@ -10,6 +10,7 @@ import pytest
 
 from engine import new_game
 from engine.randomplay import random_record
+from webapp.rulebook import why
 from webapp.rulebook.citations import WHY
 from webapp.rulebook.decisions_de import DECISIONS_DE
 from webapp.rulebook.texts import SOURCES, decisions, rule_text, squeeze
@@ -106,3 +107,18 @@ def test_the_rule_pages_quote_the_decisions_in_the_pages_language(client):
     assert client.get("/regeln/schach").status_code == 404
     index = client.get("/regeln/").text
     assert all(f"/regeln/{game}" in index for game in SOURCES)
+
+
+def test_the_rule_behind_a_step_is_quoted_in_each_requests_language(app):
+    """``why`` is looked up once per game, key and language: a German phone's lookup is
+    not what an English phone gets afterwards, nor the other way round."""
+    def asked(language):
+        with app.test_request_context(f"/?lang={language}"):
+            return why("gleich-und-gleich", "step:play")
+
+    german, english, german_again = asked("de"), asked("en"), asked("de")
+    assert german.sentences == tuple(WHY["gleich-und-gleich"]["step:play"].sentences)  # the rule text's German
+    assert english.sentences != german.sentences and german_again == german
+    assert english.href == german.href and german.href.startswith("/regeln/gleich-und-gleich#")
+    with app.test_request_context("/"):
+        assert why("gleich-und-gleich", "no-such-code") is None
