@@ -64,9 +64,11 @@ def _why(game: str, key: str, _language: str) -> Citation | None:
     if entry is None:
         return None
     section = rule_text(game).section_of(entry.sentences[0])
-    return Citation(tuple(gettext(sentence) for sentence in entry.sentences),
-               url_for("rulebook.game_page", game=game, _anchor=section.anchor if section else None),
-               entry.decision, url_for("rulebook.game_page", game=game, _anchor=f"decision-{entry.decision}"))
+    return Citation(
+        sentences=tuple(gettext(sentence) for sentence in entry.sentences),
+        href=url_for("rulebook.game_page", game=game, _anchor=section.anchor if section else None),
+        decision=entry.decision,
+        decision_href=url_for("rulebook.game_page", game=game, _anchor=f"decision-{entry.decision}"))
 
 
 def rules_href(game: str) -> str | None:

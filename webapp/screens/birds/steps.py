@@ -243,9 +243,12 @@ class Steps:
         fitting = [(mix, counts) for mix, counts in counted if counts[card] == count]
         if not held:  # nothing held yet: the distance is the mix's size
             return min(fitting, key=lambda found: len(found[0]), default=([], None))[0]
-        nearest = min(fitting, key=lambda found: (sum(abs(found[1][c] - held[c]) for c in found[1].keys() | held.keys()),
-                                                  len(found[0])), default=([], None))
-        return nearest[0]
+
+        def distance(found: tuple[list[str], Counter]) -> tuple[int, int]:
+            mix, counts = found
+            return sum(abs(counts[c] - held[c]) for c in counts.keys() | held.keys()), len(mix)
+
+        return min(fitting, key=distance, default=([], None))[0]
 
     def play_rows(self, pick: list[str]) -> list[dict]:
         """The rows with their ends; once cards are chosen, each end enters the play and
