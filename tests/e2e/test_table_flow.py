@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Error as PlaywrightError, expect
+from playwright.sync_api import Error as PlaywrightError, TimeoutError as PlaywrightTimeoutError, expect
 
 sys.path.insert(0, str(Path(__file__).parent))
 from console import watch_console  # noqa: E402
@@ -36,10 +36,16 @@ SHOWS_VERSION = "v => document.querySelector('#status .version')?.textContent.tr
 
 
 def wait_until_version(pages, version: int) -> float:
-    """Seconds until every page shows ``version`` in its status bar (checked every frame)."""
+    """Seconds until every page shows ``version`` in its status bar (checked every frame;
+    a page that draws no frames, as seen in CI under load, is then asked without them)."""
     started = time.monotonic()
     for page in pages:
-        page.wait_for_function(SHOWS_VERSION, arg=f"v{version}", polling="raf", timeout=5000)
+        try:
+            page.wait_for_function(SHOWS_VERSION, arg=f"v{version}", polling="raf", timeout=5000)
+        except PlaywrightTimeoutError:
+            shown = page.locator("#status .version").inner_text()
+            print(f"v{version}: no frame showed it within 5 s; the status bar says {shown}")
+            expect(page.locator("#status .version")).to_have_text(f"v{version}", timeout=5000)
     return time.monotonic() - started
 
 
