@@ -10,8 +10,19 @@ change costs one drawing per perspective, however many processes serve its phone
 One row per table, language, perspective and view holds the newest drawing
 (gzipped); a table's rows go with it. SQLite runs in one process: there the
 drawings in its memory are all there are, and nothing is stored.
+
+A change is stored and announced by one statement (``publish``): its drawings go
+into the table, and its notes out on ``CHANNEL`` when that commits, so a process
+that hears of a change finds its drawings stored. The notes are JSON: first each
+drawing that fits into a note (PostgreSQL takes up to 8,000 bytes), base64 of its
+gzip, which a process keeps if its phones asked for that drawing — no fetch —; then
+the announcement, with a digest of the table's seats, so that a process that read
+the same seats at an earlier revision need not read them again.
 """
 from __future__ import annotations
+
+import base64
+import json
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
@@ -20,7 +31,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 from .extensions import db
 from .screens.generic import Perspective
 
-CHANNEL = "kartentisch_revisions"  # NOTIFY '<table id> <revision>', heard by every process's watch (LISTEN)
+CHANNEL = "kartentisch_changes"  # the notes of ``publish``, heard by every process's watch (LISTEN)
+NOTE_BYTES = 7999  # the longest payload PostgreSQL's NOTIFY takes
 
 
 class SharedDrawing(db.Model):
@@ -44,13 +56,33 @@ STORE = _insert.on_conflict_do_update(
     index_elements=[SharedDrawing.table_id, SharedDrawing.language, SharedDrawing.perspective, SharedDrawing.view],
     set_={"revision": _insert.excluded.revision, "gzipped": _insert.excluded.gzipped},
     where=SharedDrawing.revision < _insert.excluded.revision)
-NOTIFY = sa.select(sa.func.pg_notify(CHANNEL, sa.bindparam("payload")))
+# The drawings as arrays (one statement text, however many: prepared once), stored before the notes are
+# sent: a data-modifying WITH runs to completion, and NOTIFY goes out when the statement commits.
+PUBLISH = sa.text("""
+WITH stored AS (
+    INSERT INTO drawings (table_id, language, perspective, view, revision, gzipped)
+    SELECT :table_id, drawn.language, drawn.perspective, drawn.view, :revision, drawn.gzipped
+    FROM unnest(CAST(:languages AS text[]), CAST(:perspectives AS text[]), CAST(:views AS text[]),
+                CAST(:gzipped AS bytea[])) AS drawn(language, perspective, view, gzipped)
+    ON CONFLICT (table_id, language, perspective, view) DO UPDATE
+    SET revision = excluded.revision, gzipped = excluded.gzipped
+    WHERE drawings.revision < excluded.revision)
+SELECT pg_notify(:channel, note.payload)
+FROM unnest(CAST(:notes AS text[])) WITH ORDINALITY AS note(payload, position) ORDER BY note.position
+""")
 
 
 def row_key(table_id: str, language: str, perspective: Perspective | None, view: str | None) -> dict:
     """The primary key of a drawing as the statements' parameters."""
     seen_from = "-" if perspective is None else "*" if perspective.position is None else str(perspective.position)
     return {"table_id": table_id, "language": language, "perspective": seen_from, "view": view or ""}
+
+
+def drawing_key(row: dict) -> tuple[str, Perspective | None, str | None]:
+    """(language, perspective, view) of a drawing's ``row_key`` (a note's, say): what its phones asked for."""
+    seen_from = row["perspective"]
+    perspective = None if seen_from == "-" else Perspective(None if seen_from == "*" else int(seen_from))
+    return row["language"], perspective, row["view"] or None
 
 
 def fetch(connection: sa.Connection, key: dict, revision: int) -> bytes | None:
@@ -63,6 +95,26 @@ def store(connection: sa.Connection, key: dict, revision: int, gzipped: bytes) -
     connection.execute(STORE, {**key, "revision": revision, "gzipped": gzipped})
 
 
-def announce(connection: sa.Connection, table_id: str, revision: int) -> None:
-    """Tell every process's watch that the table is at ``revision`` now."""
-    connection.execute(NOTIFY, {"payload": f"{table_id} {revision}"})
+def publish(connection: sa.Connection, table_id: str, revision: int, seats: str | None,
+            drawings: list[tuple[dict, bytes]]) -> None:
+    """Store the table's ``drawings`` at ``revision`` (row key, gzip) and tell every
+    process's watch that the table is at ``revision`` now, whose seats have the
+    digest ``seats`` (None: not known)."""
+    notes = [note for row, gzipped in drawings
+             if len(note := json.dumps({**row, "revision": revision,
+                                         "gzipped": base64.b64encode(gzipped).decode()})) <= NOTE_BYTES]
+    notes.append(json.dumps({"table_id": table_id, "revision": revision, "seats": seats}))
+    columns = {name: [row[name] for row, _ in drawings] for name in ("language", "perspective", "view")}
+    connection.execute(PUBLISH, {
+        "table_id": table_id, "revision": revision, "channel": CHANNEL, "notes": notes,
+        "languages": columns["language"], "perspectives": columns["perspective"], "views": columns["view"],
+        "gzipped": [gzipped for _, gzipped in drawings]})
+
+
+def read_note(payload: str) -> dict:
+    """A note of ``publish``: ``table_id``, ``revision`` and either ``seats`` (the
+    announcement) or a drawing's row key and its ``gzipped`` (decoded)."""
+    note = json.loads(payload)
+    if "gzipped" in note:
+        note["gzipped"] = base64.b64decode(note["gzipped"])
+    return note

@@ -20,9 +20,11 @@ phones asked for at earlier revisions, then the phones waiting in this process
 are woken, and all a woken phone's poll does is send a drawing already made. So
 the phones see the change when the entering phone gets its answer, and the
 drawing is paid once, by the change. On PostgreSQL (several processes) the
-drawings are stored in the database (``shared_drawings``) before the change is
-announced to the other processes (``NOTIFY``, heard by their watches' LISTEN):
-their phones find the drawing there and draw only what no process drew. On SQLite
+drawings are stored in the database (``shared_drawings``) by the statement that
+announces the change to the other processes (``NOTIFY``, heard by their watches'
+LISTEN), and travel with the announcement where they fit: their phones find the
+drawing in memory or there and draw only what no process drew, and their seats are
+not read again while the announcement's digest of them matches. On SQLite
 other processes, if any, learn of a change from ``PRAGMA data_version``, read every
 ``SYNC_WATCH_INTERVAL`` while phones wait (it changes with every commit of another
 connection), and draw for their phones when the first of them asks.
@@ -34,11 +36,12 @@ from __future__ import annotations
 
 import functools
 import gzip
+import hashlib
 import os
 import signal
 import sqlite3
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import parse_qs
 
 import sqlalchemy as sa
@@ -74,12 +77,14 @@ GZIP_MIN_BYTES = 512
 @dataclass(frozen=True)
 class Facts:
     """A table at one revision as the sync needs it: started or not, and the
-    perspective of each seat's token (by its hash)."""
+    perspective of each seat's token (by its hash); ``seats`` is a digest of what
+    they were worked out from (the same in every process)."""
 
     table_id: str
     revision: int
     started: bool
     perspectives: dict[str, Perspective | None] = field(default_factory=dict)
+    seats: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,7 +126,7 @@ class Sync:
         # (SQLite begins none for a SELECT, and there switching the level costs a PRAGMA per read.)
         self._engine = engine.execution_options(isolation_level="AUTOCOMMIT") if self._shared else engine
         sqlite_file = _sqlite_file(self._engine)
-        listen = _listen_for_revisions(self._engine) if self._shared else None
+        listen = _listen_for_changes(self._engine, self._heard) if self._shared else None
         self.watch = RevisionWatch(self._read_revisions, app.config["SYNC_HOLDS"], app.config["SYNC_WATCH_INTERVAL"],
                                    listen, app.config["SYNC_WATCH_LISTENING_INTERVAL"], _sqlite_quiet(sqlite_file))
         self._hold_seconds = app.config["SYNC_HOLD_SECONDS"]
@@ -217,11 +222,15 @@ class Sync:
             return None
         started = rows[0].status == PLAYING
         screen = screen_for(rows[0].game)
-        perspectives = {seat.token_hash: screen.perspective(seat) if started else Perspective(seat.position)
-                        for seat in rows if seat.token_hash is not None}
-        facts = Facts(table_id, rows[0].revision, started, perspectives)
+        seated = sorted((seat.token_hash, seat.position) for seat in rows if seat.token_hash is not None)
+        perspectives = {token: screen.perspective(seat) if started else Perspective(seat.position)
+                        for seat in rows if (token := seat.token_hash) is not None}
+        seats = hashlib.blake2b(repr((rows[0].game, started, seated)).encode(), digest_size=8).hexdigest()
+        facts = Facts(table_id, rows[0].revision, started, perspectives, seats)
         with self._lock:
-            self._facts[table_id] = facts
+            known = self._facts.get(table_id)
+            if known is None or known.revision <= facts.revision:  # a read that took long keeps no older facts
+                self._facts[table_id] = facts
         return facts
 
     def drawing(self, facts: Facts, language: str, perspective: Perspective | None, view: str | None,
@@ -229,7 +238,8 @@ class Sync:
         """The regions (or the lobby) of one perspective, view and language at the facts'
         revision, drawn once: by this process, or on PostgreSQL by whichever process drew
         it first (``shared_drawings``). ``ahead``: drawn by the process that made the change
-        before it is announced: no other process has been told of it yet (nothing to look up).
+        before it is announced: no other process has been told of it yet (nothing to look up),
+        and the announcement stores it (``publish``).
         Lock order: a stripe, then a database connection (the drawing's), never the other
         way round: a thread that held a connection while it waited for a stripe would wait
         for the threads that hold the stripes and wait for a connection (the pool's few)."""
@@ -242,7 +252,7 @@ class Sync:
                 drawn = self._fetch_shared(row, facts.revision) if row and not ahead else None
                 if drawn is None:
                     drawn = self._draw(facts, language, perspective, view)
-                    if row:
+                    if row and not ahead:
                         self._share(row, drawn)
                 with self._lock:
                     self._drawings[key] = drawn
@@ -268,6 +278,8 @@ class Sync:
         # An app context of its own: inside a request (``publish``) the request's ``g`` holds its language.
         environ = self._environ | {"PATH_INFO": f"/t/{facts.table_id}", "QUERY_STRING": f"lang={language}"}
         with self.app.app_context(), self.app.request_context(environ):
+            if self._shared:  # read only, statement by statement as in a transaction of READ COMMITTED
+                db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})  # (no BEGIN, no ROLLBACK)
             table = store.get_table(facts.table_id)
             if table.started:
                 html = play.shared_regions(table, perspective, view)
@@ -342,14 +354,17 @@ class Sync:
             facts = self._read_facts(table_id)  # the new revision, and the seats the phones see it from
         if facts is None:
             return
+        drawn = []
         try:
             perspectives = {None, *facts.perspectives.values()}
             for language, perspective, view in self._asked_keys(table_id):
                 if perspective in perspectives:
-                    self.drawing(facts, language, perspective, view, ahead=True)
+                    drawing = self.drawing(facts, language, perspective, view, ahead=True)
+                    drawn.append((shared_drawings.row_key(table_id, language, perspective, view),
+                                  drawing.gzipped or _gzip(drawing.body)))
         except Exception:  # noqa: BLE001 — the change is committed: its answer must not fail for a drawing
             self.app.logger.exception("drawing table %s at revision %s ahead failed", table_id, facts.revision)
-        self._tell(table_id, facts.revision)
+        self._tell(table_id, facts.revision, facts.seats, drawn)
 
     def wake(self, table_id: str) -> None:
         """Wake the phones waiting for the table (they draw what they need)."""
@@ -357,16 +372,46 @@ class Sync:
         if revision is not None:
             self._tell(table_id, revision)
 
-    def _tell(self, table_id: str, revision: int) -> None:
+    def _tell(self, table_id: str, revision: int, seats: str | None = None,
+              drawn: list[tuple[dict, bytes]] = ()) -> None:
         """Wake the phones waiting for the table here and, on PostgreSQL, in every other
-        process (after the drawings made here are stored, so theirs find them)."""
+        process, by the statement that stores the drawings made here (so theirs find them)."""
         self.watch.tell(table_id, revision)
-        if self._shared:
+        if not self._shared:
+            return
+        # If storing the drawings fails (the table deleted meanwhile, say), the change is announced without them;
+        # if that fails too, it is committed all the same: the other processes' reads (once a second) find it.
+        for drawings in ([*drawn], []) if drawn else ([],):
             try:
                 with self._engine.connect() as connection:
-                    shared_drawings.announce(connection, table_id, revision)
-            except sa.exc.SQLAlchemyError:  # committed all the same: their reads (once a second) find it
-                self.app.logger.warning("announcing table %s at revision %s failed", table_id, revision, exc_info=True)
+                    shared_drawings.publish(connection, table_id, revision, seats, drawings)
+                return
+            except sa.exc.SQLAlchemyError:
+                self.app.logger.warning("announcing table %s at revision %s with %d drawings failed",
+                                        table_id, revision, len(drawings), exc_info=True)
+
+    def _heard(self, payload: str) -> tuple[str, int] | None:
+        """A note of another process's change (or of this one's, heard back): a drawing is
+        kept if phones here asked for it and it is not here yet; the announcement moves
+        the table's seats on to its revision where they are the same, and is the
+        (table, revision) to wake the phones for."""
+        note = shared_drawings.read_note(payload)
+        table_id, revision = note["table_id"], note["revision"]
+        if "gzipped" in note:
+            asked = shared_drawings.drawing_key(note)
+            key = (table_id, revision, *asked)
+            with self._lock:
+                wanted = asked in self._asked.get(table_id, ()) and key not in self._drawings
+            if wanted:
+                drawing = _drawing(revision, gzip.decompress(note["gzipped"]), note["gzipped"])
+                with self._lock:
+                    self._drawings.setdefault(key, drawing)
+            return None
+        with self._lock:
+            known = self._facts.get(table_id)
+            if known is not None and known.seats == note["seats"] and known.revision < revision:
+                self._facts[table_id] = replace(known, revision=revision)
+        return table_id, revision
 
     def _remember_asked(self, table_id: str, key: tuple) -> None:
         with self._lock:
@@ -459,8 +504,10 @@ def _past(asked: str, known: int) -> bool:
     return asked.isascii() and asked.isdigit() and (len(asked) > 18 or int(asked) > known)
 
 
-def _listen_for_revisions(engine: sa.Engine) -> Listen:
-    """PostgreSQL: the revisions as the database announces them, on a connection of its own while phones wait."""
+def _listen_for_changes(engine: sa.Engine, heard) -> Listen:
+    """PostgreSQL: the changes as the processes announce them (``shared_drawings.publish``),
+    each note handed to ``heard`` (which names the change to tell of, if it is an
+    announcement), on a connection of its own while phones wait."""
     def listen(still_wanted, listening, tell) -> None:
         raw = engine.raw_connection()
         connection = raw.driver_connection
@@ -471,8 +518,9 @@ def _listen_for_revisions(engine: sa.Engine) -> Listen:
             listening()
             while still_wanted():
                 for note in connection.notifies(timeout=LISTEN_SECONDS):
-                    table_id, _, revision = note.payload.partition(" ")
-                    tell(table_id, int(revision))
+                    change = heard(note.payload)
+                    if change is not None:
+                        tell(*change)
         finally:
             raw.close()
 

@@ -4,14 +4,16 @@ the hold runs out; beyond the free holds, at once."""
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import psycopg
 import pytest
 
 from tests.conftest import _dispose_engines, app_test_config
-from webapp import create_app, migrate_database
+from webapp import create_app, migrate_database, shared_drawings
 from webapp.extensions import db
 from .conftest import TableAtHand, random_events
 from .test_sync import revision_of
@@ -260,38 +262,91 @@ def test_postgres_announces_a_change_to_the_other_processes_at_once(postgres_url
             _dispose_engines(app)
 
 
-@pytest.mark.postgres
-def test_postgres_draws_a_change_once_for_all_processes(postgres_url, monkeypatch):
-    """One drawing per perspective (#17 point 7): the process where the change is made
-    draws it and stores it before announcing it, so a phone held in another process
-    gets that very drawing without a drawing of its own. (The other process hears of the
-    change by its NOTIFY alone here: its reads of the revisions, a safety net, could come
-    between the commit and the stored drawing, and then it draws for itself.)"""
+@pytest.fixture
+def two_processes(postgres_url):
+    """Two apps on one PostgreSQL database that hear of each other's changes by NOTIFY
+    alone: their reads of the revisions, a safety net, come once a minute (one could
+    come between the commit and the stored drawing, and then its process draws itself)."""
     def make():
         return create_app(app_test_config(postgres_url, SYNC_HOLDS=HOLDS, SYNC_HOLD_SECONDS=5.0,
                                           SYNC_WATCH_INTERVAL=60.0, SYNC_WATCH_LISTENING_INTERVAL=60.0))
 
     migrate_database(make())
     here, there = make(), make()
+    yield here, there
+    for app in (here, there):
+        app.extensions["sync"].watch.close()
+        _dispose_engines(app)
+
+
+def held_here_entered_there(here, there, table, rev: int) -> str:
+    """A poll held ``here`` at ``rev``, answered by an entry made ``there``: its body,
+    which is the drawing ``there`` made."""
+    poll = held_poll(here, table.id, rev)
+    wait_until_listening(here)
+    enter_first_event(there.test_client(), table)
+    status, body, _seconds = poll.result(timeout=10)
+    assert status == 200 and f"rev={rev + 1}" in body
+    sync_there = there.extensions["sync"]
+    assert body == sync_there.drawing(sync_there.facts(table.id, rev + 1), "de", None, None).body.decode()
+    return body
+
+
+@pytest.mark.postgres
+def test_postgres_draws_a_change_once_for_all_processes(two_processes, monkeypatch):
+    """One drawing per perspective (#17 point 7): the process where the change is made
+    draws it and stores it with its announcement, so a phone held in another process
+    gets that very drawing without a drawing of its own."""
+    here, there = two_processes
+    table = started_table_of_three(here.test_client())
+    rev = revision_of(here, table.id)
+    assert there.test_client().get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play").status_code == 200
+    drawn_here, sync_here = [], here.extensions["sync"]
+    monkeypatch.setattr(sync_here, "_draw", lambda *args, draw=sync_here._draw: drawn_here.append(args) or draw(*args))
+    held_here_entered_there(here, there, table, rev)
+    assert drawn_here == []
+
+
+@pytest.mark.postgres
+def test_postgres_a_change_travels_with_its_announcement(two_processes, monkeypatch):
+    """The drawing of a change and the digest of the table's seats travel with its
+    NOTIFY: a process whose phone asked before keeps the drawing from the note and
+    moves the seats it read on to the new revision, so answering its held poll costs
+    no drawing, no fetch of the stored drawing and no read of the seats."""
+    here, there = two_processes
+    table = started_table_of_three(here.test_client())
+    rev = revision_of(here, table.id)
+    for app in (here, there):  # a phone of each process asked before (German, watching)
+        assert app.test_client().get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play").status_code == 200
+    sync_here, costs = here.extensions["sync"], []
+    for name in ("_draw", "_fetch_shared", "_read_facts"):
+        monkeypatch.setattr(sync_here, name, lambda *args, name=name, done=getattr(sync_here, name):
+                            costs.append(name) or done(*args))
+    held_here_entered_there(here, there, table, rev)
+    assert costs == []
+
+
+@pytest.mark.postgres
+def test_postgres_stores_every_drawing_and_sends_those_that_fit_a_note(postgres_url):
+    """One statement stores a change's drawings and sends its notes: a drawing too
+    long for a NOTIFY (8,000 bytes) is only stored, and the announcement comes last."""
+    app = create_app(app_test_config(postgres_url))
+    migrate_database(app)
     try:
-        table = started_table_of_three(here.test_client())
-        rev = revision_of(here, table.id)
-        assert there.test_client().get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play").status_code == 200
-        drawn_here, sync_here = [], here.extensions["sync"]
-        draw = sync_here._draw
-        monkeypatch.setattr(sync_here, "_draw", lambda *args: drawn_here.append(args) or draw(*args))
-        poll = held_poll(here, table.id, rev)
-        wait_until_listening(here)
-        enter_first_event(there.test_client(), table)
-        status, body, _seconds = poll.result(timeout=10)
-        assert status == 200 and f"rev={rev + 1}" in body
-        assert drawn_here == []
-        drawn_there = there.extensions["sync"].drawing(there.extensions["sync"].facts(table.id, rev + 1), "de", None, None)
-        assert body == drawn_there.body.decode()
+        table = started_table_of_three(app.test_client())
+        small, large = b"small drawing", os.urandom(shared_drawings.NOTE_BYTES)
+        rows = [shared_drawings.row_key(table.id, language, None, None) for language in ("de", "en")]
+        with (app.app_context(), db.engine.connect() as connection,
+              psycopg.connect(postgres_url.replace("+psycopg", ""), autocommit=True) as listener):
+            listener.execute(f"LISTEN {shared_drawings.CHANNEL}")
+            with connection.begin():
+                shared_drawings.publish(connection, table.id, 7, "digest", [(rows[0], small), (rows[1], large)])
+            notes = [shared_drawings.read_note(note.payload) for note in listener.notifies(timeout=2, stop_after=2)]
+            assert notes == [{**rows[0], "revision": 7, "gzipped": small},
+                             {"table_id": table.id, "revision": 7, "seats": "digest"}]
+            assert [shared_drawings.fetch(connection, row, 7) for row in rows] == [small, large]
     finally:
-        for app in (here, there):
-            app.extensions["sync"].watch.close()
-            _dispose_engines(app)
+        _dispose_engines(app)
 
 
 def test_an_entry_is_answered_and_its_phones_woken_when_drawing_ahead_fails(app, client, new_table, monkeypatch):
