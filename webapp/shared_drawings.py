@@ -25,7 +25,6 @@ import base64
 import json
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .extensions import db
@@ -51,14 +50,9 @@ class SharedDrawing(db.Model):
 _KEY = (SharedDrawing.table_id == sa.bindparam("table_id"), SharedDrawing.language == sa.bindparam("language"),
         SharedDrawing.perspective == sa.bindparam("perspective"), SharedDrawing.view == sa.bindparam("view"))
 FETCH = sa.select(SharedDrawing.gzipped).where(*_KEY, SharedDrawing.revision == sa.bindparam("revision"))
-_insert = insert(SharedDrawing)
-STORE = _insert.on_conflict_do_update(
-    index_elements=[SharedDrawing.table_id, SharedDrawing.language, SharedDrawing.perspective, SharedDrawing.view],
-    set_={"revision": _insert.excluded.revision, "gzipped": _insert.excluded.gzipped},
-    where=SharedDrawing.revision < _insert.excluded.revision)
-# The drawings as arrays (one statement text, however many: prepared once), stored before the notes are
-# sent: a data-modifying WITH runs to completion, and NOTIFY goes out when the statement commits.
-PUBLISH = sa.text("""
+# The drawings as arrays (one statement text, however many: prepared once; a newer one stays), stored before
+# the notes are sent: a data-modifying WITH runs to completion, and NOTIFY goes out when the statement commits.
+STORE_AND_SEND = sa.text("""
 WITH stored AS (
     INSERT INTO drawings (table_id, language, perspective, view, revision, gzipped)
     SELECT :table_id, drawn.language, drawn.perspective, drawn.view, :revision, drawn.gzipped
@@ -92,7 +86,7 @@ def fetch(connection: sa.Connection, key: dict, revision: int) -> bytes | None:
 
 def store(connection: sa.Connection, key: dict, revision: int, gzipped: bytes) -> None:
     """Keep the drawing at ``revision`` for the other processes (a newer one stays)."""
-    connection.execute(STORE, {**key, "revision": revision, "gzipped": gzipped})
+    _store_and_send(connection, key["table_id"], revision, [(key, gzipped)], [])
 
 
 def publish(connection: sa.Connection, table_id: str, revision: int, seats: str | None,
@@ -104,8 +98,13 @@ def publish(connection: sa.Connection, table_id: str, revision: int, seats: str 
              if len(note := json.dumps({**row, "revision": revision,
                                          "gzipped": base64.b64encode(gzipped).decode()})) <= NOTE_BYTES]
     notes.append(json.dumps({"table_id": table_id, "revision": revision, "seats": seats}))
+    _store_and_send(connection, table_id, revision, drawings, notes)
+
+
+def _store_and_send(connection: sa.Connection, table_id: str, revision: int, drawings: list[tuple[dict, bytes]],
+                    notes: list[str]) -> None:
     columns = {name: [row[name] for row, _ in drawings] for name in ("language", "perspective", "view")}
-    connection.execute(PUBLISH, {
+    connection.execute(STORE_AND_SEND, {
         "table_id": table_id, "revision": revision, "channel": CHANNEL, "notes": notes,
         "languages": columns["language"], "perspectives": columns["perspective"], "views": columns["view"],
         "gzipped": [gzipped for _, gzipped in drawings]})

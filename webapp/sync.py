@@ -222,11 +222,9 @@ class Sync:
             return None
         started = rows[0].status == PLAYING
         screen = screen_for(rows[0].game)
-        seated = sorted((seat.token_hash, seat.position) for seat in rows if seat.token_hash is not None)
-        perspectives = {token: screen.perspective(seat) if started else Perspective(seat.position)
-                        for seat in rows if (token := seat.token_hash) is not None}
-        seats = hashlib.blake2b(repr((rows[0].game, started, seated)).encode(), digest_size=8).hexdigest()
-        facts = Facts(table_id, rows[0].revision, started, perspectives, seats)
+        perspectives = {seat.token_hash: screen.perspective(seat) if started else Perspective(seat.position)
+                        for seat in rows if seat.token_hash is not None}
+        facts = Facts(table_id, rows[0].revision, started, perspectives, _seats_digest(rows) if self._shared else "")
         with self._lock:
             known = self._facts.get(table_id)
             if known is None or known.revision <= facts.revision:  # a read that took long keeps no older facts
@@ -360,8 +358,9 @@ class Sync:
             for language, perspective, view in self._asked_keys(table_id):
                 if perspective in perspectives:
                     drawing = self.drawing(facts, language, perspective, view, ahead=True)
-                    drawn.append((shared_drawings.row_key(table_id, language, perspective, view),
-                                  drawing.gzipped or _gzip(drawing.body)))
+                    if self._shared:  # stored and sent with the announcement
+                        drawn.append((shared_drawings.row_key(table_id, language, perspective, view),
+                                      drawing.gzipped or _gzip(drawing.body)))
         except Exception:  # noqa: BLE001 — the change is committed: its answer must not fail for a drawing
             self.app.logger.exception("drawing table %s at revision %s ahead failed", table_id, facts.revision)
         self._tell(table_id, facts.revision, facts.seats, drawn)
@@ -373,7 +372,7 @@ class Sync:
             self._tell(table_id, revision)
 
     def _tell(self, table_id: str, revision: int, seats: str | None = None,
-              drawn: list[tuple[dict, bytes]] = ()) -> None:
+              drawn: list[tuple[dict, bytes]] | None = None) -> None:
         """Wake the phones waiting for the table here and, on PostgreSQL, in every other
         process, by the statement that stores the drawings made here (so theirs find them)."""
         self.watch.tell(table_id, revision)
@@ -381,7 +380,7 @@ class Sync:
             return
         # If storing the drawings fails (the table deleted meanwhile, say), the change is announced without them;
         # if that fails too, it is committed all the same: the other processes' reads (once a second) find it.
-        for drawings in ([*drawn], []) if drawn else ([],):
+        for drawings in (drawn, []) if drawn else ([],):
             try:
                 with self._engine.connect() as connection:
                     shared_drawings.publish(connection, table_id, revision, seats, drawings)
@@ -497,6 +496,12 @@ def _drawing(revision: int, body: bytes, gzipped: bytes | None = None) -> Drawin
 
 def _gzip(body: bytes) -> bytes:
     return gzip.compress(body, compresslevel=6, mtime=0)
+
+
+def _seats_digest(rows) -> str:
+    """A digest of a table's seats as ``TABLE_AND_SEATS`` read them, the same in every process."""
+    seated = sorted((row.token_hash, row.position) for row in rows if row.token_hash is not None)
+    return hashlib.blake2b(repr((rows[0].game, rows[0].status, seated)).encode(), digest_size=8).hexdigest()
 
 
 def _past(asked: str, known: int) -> bool:
