@@ -73,10 +73,9 @@ def request_kinds(database_url: str | None = None, game: str = "cubirds"):
         revision = REVISION.search(sync(-1).get_data(True)).group(1)
         def sync_drawn() -> object:
             """A changed poll of the first phone of its perspective: nothing drawn yet (the
-            entries' sentences are kept: in play, a new revision brings one new entry)."""
+            log is kept: in play, a new revision reads and words one new entry)."""
             play._drawings.clear()
             app.extensions["sync"]._drawings.clear()
-            play._log.cache_clear()
             return sync(-1)
 
         def publish():

@@ -1,7 +1,6 @@
 """The table page: lobby or game, entering events, undo, live sync, export/import."""
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import threading
@@ -228,7 +227,7 @@ def _context(table: Table, perspective: Perspective | None, values, error: Refus
         context.update(screen.view(game, table, perspective, values, around(table, screen, game)))
         undone_next = loaded.seqs[-1] if loaded.seqs else None
         undone_words = screen.event_label(game.events[-1]) if game.events else None
-    log = _log(table.id, table.revision, current_language())
+    log = _log(table, current_language())
     # what the next undo takes back: the log's line of the last entry in force
     undo_sentence = next((sentence for entry, sentence in log if entry.seq == undone_next), undone_words)
     context.update(error=error, log=log, undo_sentence=undo_sentence)
@@ -255,30 +254,32 @@ class LoggedEntry(NamedTuple):
     kind: str
 
 
-# The log's sentences by (table, seq, language): an entry never changes once made
-# (entries are only appended, seats are fixed once the game runs), so each is worded
-# once; strings, not the entry rows they were worded from.
-_sentences: LRUCache[tuple[str, int, str], str] = LRUCache(maxsize=16384)
-_sentences_lock = threading.Lock()
+# Each table's log in each language as last drawn, with the version it was drawn at: an
+# entry never changes once made (entries are only appended, seats are fixed once the game
+# runs), so the log of a later version is the entries made since, worded once, on top of it.
+# Strings, not the entry rows they were worded from.
+_logs: LRUCache[tuple[str, str], tuple[int, tuple[tuple[LoggedEntry, str], ...]]] = LRUCache(maxsize=4096)
+_logs_lock = threading.Lock()
 
 
-@functools.lru_cache(maxsize=1024)
-def _log(table_id: str, revision: int, language: str) -> tuple[tuple[LoggedEntry, str], ...]:
-    """The newest entries with their sentences: the same on every phone, so built
-    once per table revision and language (every change counts up the revision).
-    Only entries not worded before are read whole."""
-    table = store.get_table(table_id)
-    heads = store.log_heads(table)
-    with _sentences_lock:
-        sentences = {seq: _sentences.get((table_id, seq, language)) for seq, _kind in heads}
-    unworded = [seq for seq, sentence in sentences.items() if sentence is None]
-    if unworded:
-        screen, players = screen_for(table.game), list(table.players)
-        for entry in store.log_rows(table, unworded):
-            sentences[entry.seq] = sentence = str(screen.log_line(entry, players))
-            with _sentences_lock:
-                _sentences[(table_id, entry.seq, language)] = sentence
-    return tuple((LoggedEntry(seq, kind), sentences[seq]) for seq, kind in heads)
+def _log(table: Table, language: str) -> tuple[tuple[LoggedEntry, str], ...]:
+    """The newest entries with their sentences, the same on every phone: read and worded
+    only where they are newer than the log kept for the table and language."""
+    key = (table.id, language)
+    with _logs_lock:
+        version, log = _logs.get(key, (0, ()))
+    if version == table.version:
+        return log
+    if version > table.version:  # an older version than the one kept: worded whole
+        version, log = 0, ()
+    screen, players = screen_for(table.game), list(table.players)
+    made_since = tuple((LoggedEntry(entry.seq, entry.kind), str(screen.log_line(entry, players)))
+                       for entry in store.log_rows(table, after=version))
+    log = (made_since + log)[:store.LOG_LENGTH]
+    with _logs_lock:
+        if _logs.get(key, (-1,))[0] < table.version:
+            _logs[key] = (table.version, log)
+    return log
 
 
 def render_regions(table: Table, error: Refusal | None = None) -> str:

@@ -336,20 +336,25 @@ class Sync:
                            _gzip_accepted(environ.get("HTTP_ACCEPT_ENCODING", "")))
 
     # --- publishing a change ------------------------------------------------------------
-    def announce(self, _app, table_id: str) -> None:
-        """The store committed a change of the table here. In a request it is published
-        once the request's own work is done (``after_request``: not while the request
-        still holds the table's game); elsewhere the waiting phones are woken at once."""
+    def announce(self, _app, table_id: str, entered_revision: int | None = None) -> None:
+        """The store committed a change of the table here (``entered_revision``: an entry's,
+        see ``store.announce``). In a request it is published once the request's own work
+        is done (``after_request``: not while the request still holds the table's game);
+        elsewhere the waiting phones are woken at once."""
         if has_request_context():
-            g.setdefault("kt_changed_tables", {})[table_id] = None
+            changes = g.setdefault("kt_changed_tables", {})
+            # two changes of one table in a request: its seats are read again
+            changes[table_id] = entered_revision if table_id not in changes else None
         else:
             self.wake(table_id)
 
-    def publish(self, table_id: str) -> None:
+    def publish(self, table_id: str, entered_revision: int | None = None) -> None:
         """Draw the table's regions at its new revision for what its phones asked for
-        lately, then wake the phones waiting for it in this process."""
+        lately, then wake the phones waiting for it in this process. After an entry
+        (``entered_revision``) the seats known here at the revision before are moved on
+        without reading them again (an entry leaves them as they were)."""
         with self._stripes[hash(table_id) % len(self._stripes)]:
-            facts = self._read_facts(table_id)  # the new revision, and the seats the phones see it from
+            facts = self._entered(table_id, entered_revision) or self._read_facts(table_id)
         if facts is None:
             return
         drawn = []
@@ -364,6 +369,18 @@ class Sync:
         except Exception:  # noqa: BLE001 — the change is committed: its answer must not fail for a drawing
             self.app.logger.exception("drawing table %s at revision %s ahead failed", table_id, facts.revision)
         self._tell(table_id, facts.revision, facts.seats, drawn)
+
+    def _entered(self, table_id: str, revision: int | None) -> Facts | None:
+        """The facts at ``revision``, an entry's, if those of the revision just before are
+        known here (None: they must be read)."""
+        if revision is None:
+            return None
+        with self._lock:
+            known = self._facts.get(table_id)
+            if known is None or known.revision != revision - 1:
+                return None
+            facts = self._facts[table_id] = replace(known, revision=revision)
+        return facts
 
     def wake(self, table_id: str) -> None:
         """Wake the phones waiting for the table (they draw what they need)."""
@@ -434,11 +451,11 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def publish_changes(response):
-        changed_tables = g.pop("kt_changed_tables", ())
+        changed_tables = g.pop("kt_changed_tables", {})
         if changed_tables:
             db.session.close()  # the answer is drawn: its connection goes back before a drawing takes a stripe
-        for table_id in changed_tables:
-            sync.publish(table_id)
+        for table_id, entered_revision in changed_tables.items():
+            sync.publish(table_id, entered_revision)
         return response
 
     @app.teardown_request

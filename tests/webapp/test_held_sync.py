@@ -15,6 +15,7 @@ import pytest
 from tests.conftest import _dispose_engines, app_test_config
 from webapp import create_app, migrate_database, shared_drawings
 from webapp.extensions import db
+from webapp.models import token_hash
 from .conftest import TableAtHand, random_events
 from .test_sync import revision_of
 
@@ -103,6 +104,26 @@ def test_a_change_is_drawn_in_the_language_its_phones_asked_for(app, client, new
     assert ">History<" in drawings[english[0]].body.decode()  # the log's title ("Verlauf")
 
 
+def test_an_entry_moves_the_seats_on_and_any_other_change_reads_them(app, client, new_table, monkeypatch):
+    """An entry leaves the seats as they were: its publish moves the seats known here at
+    the revision before on to its own instead of reading them again. Any other change
+    reads them (a new seat link: the old token no longer holds the seat)."""
+    table = new_table()
+    rev = revision_of(app, table.id)
+    sync = app.extensions["sync"]
+    assert client.get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play").status_code == 200  # the seats read at rev
+    reads = []
+    monkeypatch.setattr(sync, "_read_facts", lambda table_id, read=sync._read_facts:
+                        reads.append(table_id) or read(table_id))
+    enter_first_event(client, table)
+    replaced = token_hash(table.tokens[1])
+    moved_on = sync.facts(table.id, rev + 1)
+    assert reads == [] and moved_on.revision == rev + 1 and replaced in moved_on.perspectives
+    assert client.post(f"/api/tables/{table.id}/seats/1/token", headers=table.auth()).status_code == 200
+    assert reads == [table.id]
+    assert replaced not in sync.facts(table.id, rev + 2).perspectives
+
+
 def test_an_entry_holds_no_connection_while_its_change_is_drawn_ahead(app, client, new_table, monkeypatch):
     """The lock order of ``Sync.drawing`` (a stripe, then a connection): the entering
     phone's request gives its database connection back before it publishes, or a
@@ -111,8 +132,8 @@ def test_an_entry_holds_no_connection_while_its_change_is_drawn_ahead(app, clien
     assert client.get(f"/t/{table.id}/s/{table.tokens[0]}").status_code == 302
     sync = app.extensions["sync"]
     checked_out = []
-    monkeypatch.setattr(sync, "publish", lambda table_id, publish=sync.publish:
-                        checked_out.append(db.engine.pool.checkedout()) or publish(table_id))
+    monkeypatch.setattr(sync, "publish", lambda table_id, entered_revision, publish=sync.publish:
+                        checked_out.append(db.engine.pool.checkedout()) or publish(table_id, entered_revision))
     first = random_events("cubirds", 2, seed=3)[0]
     entered = client.post(f"/t/{table.id}/event", data={"event": json.dumps(first), "version": 0},
                           headers={"HX-Request": "true"})

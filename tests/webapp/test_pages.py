@@ -165,7 +165,7 @@ def test_the_log_comes_in_each_phones_language_and_follows_every_change(app, cli
 
 
 def test_an_entry_is_put_into_words_once_per_language(app, client, monkeypatch):
-    """The log's sentences are kept per entry: a new revision words only its new entry,
+    """The log is kept per table and language: a new revision words only its new entry,
     and the kept sentences are the ones a fresh wording gives."""
     table_id, (ben,) = started_table(app, client)
     events = random_events("gleich-und-gleich", 2, seed=21)
@@ -187,8 +187,7 @@ def test_an_entry_is_put_into_words_once_per_language(app, client, monkeypatch):
     english = app.test_client().get(f"/t/{table_id}/sync?rev=0&phase=play&lang=en", headers=HX).text
     assert worded == [1, 2, 3, 3, 2, 1]  # English is worded anew, newest first
     log = re.compile(r'<section id="log".*?</section>', re.S)
-    play._sentences.clear()  # worded anew, drawn anew
-    play._log.cache_clear()
+    play._logs.clear()  # worded anew, drawn anew
     play._drawings.clear()
     app.extensions["sync"]._drawings.clear()
     assert log.search(ben.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text).group() == \
@@ -196,24 +195,31 @@ def test_an_entry_is_put_into_words_once_per_language(app, client, monkeypatch):
     assert log.search(english).group() != log.search(german).group()
 
 
-def test_the_log_reads_whole_entries_only_for_sentences_not_worded_yet(app, client, monkeypatch):
-    """Drawing the log at a new revision reads the listed entries' seq and kind, and the
-    whole rows (event, effect, seat) only of the entries without a kept sentence."""
+def test_the_log_reads_only_the_entries_made_since_it_was_drawn(app, client, monkeypatch):
+    """Drawing the log at a new revision reads the entries after the newest one it listed
+    (entries are only appended), and in another language the newest entries whole; each
+    language's log stays as it was worded."""
     table_id, _ = started_table(app, client)
     events = random_events("gleich-und-gleich", 2, seed=21)
     read = []
-    monkeypatch.setattr(play.store, "log_rows",
-                        lambda table, seqs, rows=play.store.log_rows: read.append(list(seqs)) or rows(table, seqs))
+
+    def log_rows(table, after=0, rows=play.store.log_rows):
+        found = rows(table, after)
+        read.append((after, [entry.seq for entry in found]))
+        return found
+
+    monkeypatch.setattr(play.store, "log_rows", log_rows)
     for version in range(3):
         answer = client.post(f"/t/{table_id}/event", headers=HX,
                              data={"event": json.dumps(events[version]), "version": version, "key": f"r{version}"})
         assert answer.status_code == 200
-    assert read == [[1], [2], [3]]
+    assert read == [(0, [1]), (1, [2]), (2, [3])]
     english = app.test_client().get(f"/t/{table_id}/sync?rev=0&phase=play&lang=en", headers=HX).text
     german = client.get(f"/t/{table_id}/sync?rev=0&phase=play", headers=HX).text
-    assert read[-1] == [3, 2, 1] and len(read) == 4  # another language: each entry worded anew, German kept
+    assert read[3:] == [(0, [3, 2, 1])]  # another language: worded whole; German kept, nothing read
     log = re.compile(r'<section id="log".*?</section>', re.S)
     assert log.search(english).group() != log.search(german).group()
+    assert re.findall(r'<li class="event"><small>(\d+)</small>', german) == ["3", "2", "1"]
 
 
 def test_refused_entries_show_in_the_controls_and_change_nothing(app, client):

@@ -133,16 +133,16 @@ def test_a_rematch_is_loaded_by_htmx_with_the_seat_taken(app, client):
 
 
 def test_the_caches_of_drawings_and_sentences_hold_text_bounded_by_size(app, client):
-    """What a process keeps of the tables it drew: the log's sentences as strings keyed by
-    table, seq and language (not the entry rows they were worded from, which kept ~5 KB
-    each alive), the drawn regions counted by their length, so old revisions age out."""
+    """What a process keeps of the tables it drew: the log's sentences as strings, at most
+    the log's length per table and language (not the entry rows they were worded from,
+    which kept ~5 KB each alive), the drawn regions counted by their length, so old
+    revisions age out."""
     table_id, _others = started_table(app, client)
     enter_until_buttons_enter(client, table_id, "gleich-und-gleich", 2, seed=5)
     sync(client, table_id)
-    sentences = play._sentences
-    mine = {key: value for key, value in sentences.items() if key[0] == table_id}
-    assert mine, "the log's sentences are cached"
-    assert all(isinstance(value, str) and key[2] == "de" and isinstance(key[1], int) for key, value in mine.items())
+    version, log = play._logs[(table_id, "de")]
+    assert version > 0 and 0 < len(log) <= play.store.LOG_LENGTH
+    assert all(type(sentence) is str and isinstance(entry.seq, int) for entry, sentence in log)
     assert play._drawings.currsize == sum(len(drawn) for drawn in play._drawings.values()) > 0
     assert play._drawings.maxsize <= 64 * 2**20
     drawings = app.extensions["sync"]._drawings

@@ -15,7 +15,7 @@ from .checks import EVENTS_MAX, KEY_MAX, NAME_MAX, clean_name
 from .events import submit, undo
 from .lobby import create_table, import_table, join, move_seat, new_seat_token, rematch, remove_seat, start
 from .reads import (
-    REVISION_OF_TABLE, bot_names, get_table, history, human_seat_range, is_table_id, log_heads, log_rows, next_game,
+    REVISION_OF_TABLE, bot_names, get_table, history, human_seat_range, is_table_id, LOG_LENGTH, log_rows, next_game,
     record, seat_by_token, seat_of_token, state_answer, table_by_code,
 )
 from .writing import committed, delete_tables
@@ -23,6 +23,6 @@ from .writing import committed, delete_tables
 __all__ = [
     "EVENTS_MAX", "KEY_MAX", "NAME_MAX", "REVISION_OF_TABLE", "Loaded", "bot_names", "clean_name", "clear_cache", "committed",
     "create_table", "delete_tables", "game_at", "get_table", "history", "human_seat_range", "import_table", "is_table_id", "join",
-    "log_heads", "log_rows", "move_seat", "new_seat_token", "next_game", "record", "rematch", "remove_seat", "seat_by_token",
+    "LOG_LENGTH", "log_rows", "move_seat", "new_seat_token", "next_game", "record", "rematch", "remove_seat", "seat_by_token",
     "seat_of_token", "start", "state_answer", "submit", "table_by_code", "undo",
 ]

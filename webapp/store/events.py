@@ -27,7 +27,7 @@ from ..models import Event, Seat, Table
 from . import checks
 from .cache import Loaded, game_at
 from .reads import get_table, state_answer, stored_answer
-from .writing import announce, committed
+from .writing import announce, committed, start_writing
 
 STALE = _l("Gerade hat jemand anderes etwas eingetragen – schau kurz hin und tipp noch einmal")
 
@@ -116,13 +116,13 @@ def _insert(table_id: str, seat_id: int | None, version: int, key: str | None, r
             game) -> None:
     """The entry's transaction: the version moved on (if still ``version``) and the row inserted
     (with the summary of a game it ends, or taken back, C6)."""
-    db.session.rollback()
+    start_writing()
     try:
         with committed():
-            moved = db.session.execute(
+            revision = db.session.execute(
                 sa.update(Table).where(Table.id == table_id, Table.version == version)
-                .values(version=version + 1, revision=Table.revision + 1))
-            if moved.rowcount != 1:
+                .values(version=version + 1, revision=Table.revision + 1).returning(Table.revision)).scalar()
+            if revision is None:
                 raise _Lost()
             db.session.add(Event(table_id=table_id, seq=version + 1, kind=row["kind"], event=row["event"],
                                  undoes=row.get("undoes"), effect=row.get("effect"), seat_id=seat_id,
@@ -130,4 +130,4 @@ def _insert(table_id: str, seat_id: int | None, version: int, key: str | None, r
             nights_store.entry_appended(table_id, game, row["kind"])  # C6: a finished game's summary
     except IntegrityError:
         raise _Lost() from None
-    announce(table_id)
+    announce(table_id, revision)

@@ -74,25 +74,21 @@ def human_seat_range(game: str, options: dict) -> tuple[int, int]:
     return game_class(game).human_player_range(options)
 
 
-LOG_HEADS = (sa.select(Event.seq, Event.kind).where(Event.table_id == sa.bindparam("table_id"))
-             .order_by(Event.seq.desc()).limit(sa.bindparam("limit")))
+LOG_LENGTH = 30  # the newest entries the log lists
 LOG_ROWS = (sa.select(Event.seq, Event.kind, Event.event, Event.effect, Seat.name, Seat.position)
             .outerjoin(Seat, Event.seat_id == Seat.id)
-            .where(Event.table_id == sa.bindparam("table_id"), Event.seq.in_(sa.bindparam("seqs", expanding=True)))
-            .order_by(Event.seq.desc()))
+            .where(Event.table_id == sa.bindparam("table_id"), Event.seq > sa.bindparam("after"),
+                   Event.seq <= sa.bindparam("version"))
+            .order_by(Event.seq.desc()).limit(LOG_LENGTH))
 
 
-def log_heads(table: Table, limit: int = 30) -> list[tuple[int, str]]:
-    """The seq and kind of the newest entries, newest first: what the log lists."""
-    return [tuple(row) for row in db.session.connection().execute(LOG_HEADS, {"table_id": table.id, "limit": limit})]
-
-
-def log_rows(table: Table, seqs: list[int]) -> list[LogEntry]:
-    """The entries ``seqs`` with who entered them, newest first (plain rows: the
-    log reads no stored answer, a whole game state each)."""
+def log_rows(table: Table, after: int = 0) -> list[LogEntry]:
+    """The newest entries up to the table's version and after seq ``after``, with who
+    entered them, newest first, at most ``LOG_LENGTH`` (plain rows: the log reads no
+    stored answer, a whole game state each)."""
+    rows = db.session.connection().execute(LOG_ROWS, {"table_id": table.id, "after": after, "version": table.version})
     return [LogEntry(row.seq, row.kind, row.event, row.effect,
-                     EnteredBy(row.name, row.position) if row.position is not None else None)
-            for row in db.session.connection().execute(LOG_ROWS, {"table_id": table.id, "seqs": seqs})]
+                     EnteredBy(row.name, row.position) if row.position is not None else None) for row in rows]
 
 
 def record(table: Table) -> dict:
