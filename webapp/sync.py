@@ -106,6 +106,10 @@ class Drawing:
     def size(self) -> int:
         return len(self.body) + len(self.gzipped or b"")
 
+    def stored(self) -> bytes:
+        """What the database keeps of it: its gzip (made now for a small one, sent plain)."""
+        return self.gzipped or _gzip(self.body)
+
 
 DRAWINGS_BYTES = 32 * 2**20  # per process
 # A phone sends the same path, cookies and Accept-Encoding at every poll: parsed once each, kept by their
@@ -266,7 +270,7 @@ class Sync:
     def _share(self, row: dict, drawn: Drawing) -> None:
         try:
             with self._engine.connect() as connection:
-                shared_drawings.store(connection, row, drawn.revision, drawn.gzipped or _gzip(drawn.body))
+                shared_drawings.store(connection, row, drawn.revision, drawn.stored())
         except sa.exc.SQLAlchemyError:  # e.g. the table was deleted meanwhile: the others draw for themselves
             self.app.logger.warning("sharing the drawing of table %s failed", row["table_id"], exc_info=True)
 
@@ -364,8 +368,7 @@ class Sync:
                 if perspective in perspectives:
                     drawing = self.drawing(facts, language, perspective, view, ahead=True)
                     if self._shared:  # stored and sent with the announcement
-                        drawn.append((shared_drawings.row_key(table_id, language, perspective, view),
-                                      drawing.gzipped or _gzip(drawing.body)))
+                        drawn.append((shared_drawings.row_key(table_id, language, perspective, view), drawing.stored()))
         except Exception:  # noqa: BLE001 — the change is committed: its answer must not fail for a drawing
             self.app.logger.exception("drawing table %s at revision %s ahead failed", table_id, facts.revision)
         self._tell(table_id, facts.revision, facts.seats, drawn)
@@ -375,9 +378,14 @@ class Sync:
         known here (None: they must be read)."""
         if revision is None:
             return None
+        return self._moved_on(table_id, revision, lambda known: known.revision == revision - 1)
+
+    def _moved_on(self, table_id: str, revision: int, same_seats) -> Facts | None:
+        """The facts known here moved on to a later ``revision``, where ``same_seats(known)``
+        says that the change left the seats as they were (None: nothing moved)."""
         with self._lock:
             known = self._facts.get(table_id)
-            if known is None or known.revision != revision - 1:
+            if known is None or known.revision >= revision or not same_seats(known):
                 return None
             facts = self._facts[table_id] = replace(known, revision=revision)
         return facts
@@ -423,10 +431,7 @@ class Sync:
                 with self._lock:
                     self._drawings.setdefault(key, drawing)
             return None
-        with self._lock:
-            known = self._facts.get(table_id)
-            if known is not None and known.seats == note["seats"] and known.revision < revision:
-                self._facts[table_id] = replace(known, revision=revision)
+        self._moved_on(table_id, revision, lambda known: known.seats == note["seats"])
         return table_id, revision
 
     def _remember_asked(self, table_id: str, key: tuple) -> None:
