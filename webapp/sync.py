@@ -363,15 +363,26 @@ class Sync:
             return
         drawn = []
         try:
-            perspectives = {None, *facts.perspectives.values()}
-            for language, perspective, view in self._asked_keys(table_id):
-                if perspective in perspectives:
-                    drawing = self.drawing(facts, language, perspective, view, ahead=True)
-                    if self._shared:  # stored and sent with the announcement
-                        drawn.append((shared_drawings.row_key(table_id, language, perspective, view), drawing.stored()))
+            for language, perspective, view in self._ahead(table_id, facts):
+                drawing = self.drawing(facts, language, perspective, view, ahead=True)
+                if self._shared:  # stored and sent with the announcement
+                    drawn.append((shared_drawings.row_key(table_id, language, perspective, view), drawing.stored()))
         except Exception:  # noqa: BLE001 — the change is committed: its answer must not fail for a drawing
             self.app.logger.exception("drawing table %s at revision %s ahead failed", table_id, facts.revision)
         self._tell(table_id, facts.revision, facts.seats, drawn)
+
+    def _ahead(self, table_id: str, facts: Facts) -> list[tuple]:
+        """What a change of the table is drawn for ahead: what its phones here asked for
+        lately (a perspective the table still has, or watching); on PostgreSQL also every
+        seat's perspective in those languages and views, since that seat's phones may wait
+        in another process, which then finds the drawing made instead of drawing it."""
+        asked = self._asked_keys(table_id)
+        seated = set(facts.perspectives.values())
+        keys = dict.fromkeys(key for key in asked if key[1] is None or key[1] in seated)
+        if self._shared:
+            for language, view in dict.fromkeys((language, view) for language, _perspective, view in asked):
+                keys.update(dict.fromkeys((language, perspective, view) for perspective in seated))
+        return list(keys)
 
     def _entered(self, table_id: str, revision: int | None) -> Facts | None:
         """The facts at ``revision``, an entry's, if those of the revision just before are

@@ -86,10 +86,12 @@ def test_a_change_is_drawn_before_its_phones_are_woken(app, client, new_table, m
     monkeypatch.setattr(sync.watch, "tell", tell)
     poll = held_poll(app, table.id, rev)
     enter_first_event(client, table)
-    assert told == [(table.id, rev + 1, [rev + 1])]  # drawn once, then the phones woken
+    assert [(table_id, revision) for table_id, revision, _drawn in told] == [(table.id, rev + 1)]
+    ahead = told[0][2]  # on PostgreSQL the seats' perspective too (their phones may wait in another process)
+    assert set(ahead) == {rev + 1} and len(ahead) == (2 if sync._shared else 1)  # drawn, then the phones woken
     status, body, _seconds = poll.result(timeout=5)
     assert status == 200 and f"rev={rev + 1}" in body
-    assert drawn == [rev + 1]  # drawn once: the woken poll sent that drawing
+    assert drawn == ahead  # nothing drawn after: the woken poll sent a drawing made ahead
 
 
 def test_a_change_is_drawn_in_the_language_its_phones_asked_for(app, client, new_table):
@@ -102,6 +104,26 @@ def test_a_change_is_drawn_in_the_language_its_phones_asked_for(app, client, new
     english = [key for key in drawings if key[:3] == (table.id, rev + 1, "en")]
     assert english, "the English phones' regions were not drawn ahead"
     assert ">History<" in drawings[english[0]].body.decode()  # the log's title ("Verlauf")
+
+
+def test_a_change_is_drawn_for_every_seat_where_other_processes_may_hold_its_phones(app, client, new_table):
+    """Gemeinsame Sache draws each seat for itself. A phone of seat 0 asked here; on
+    PostgreSQL seat 1's drawing is made too (its phones may wait in another process,
+    which finds it instead of drawing it), on SQLite only what was asked here."""
+    table = new_table("gemeinsame-sache", ("Anna", "Ben"))
+    rev = revision_of(app, table.id)
+    client.set_cookie("lang", "de")
+    assert client.get(f"/t/{table.id}/s/{table.tokens[0]}").status_code == 302  # this phone holds seat 0
+    assert client.get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play").status_code == 200
+    state = client.get(f"/api/tables/{table.id}/state", headers=table.auth()).json
+    first = random_events("gemeinsame-sache", 2, seed=3)[0]
+    assert client.post(f"/api/tables/{table.id}/events", headers=table.auth(),
+                       json={"event": first, "version": state["version"]}).status_code == 200
+    sync = app.extensions["sync"]
+    drawn = {key[3] for key in sync._drawings if key[:3] == (table.id, rev + 1, "de")}
+    seats = set(sync.facts(table.id, rev + 1).perspectives.values())
+    assert len(seats) == 2
+    assert drawn == (seats if sync._shared else {sync.facts(table.id, rev + 1).perspectives[token_hash(table.tokens[0])]})
 
 
 def test_an_entry_moves_the_seats_on_and_any_other_change_reads_them(app, client, new_table, monkeypatch):
