@@ -374,14 +374,14 @@ class Sync:
     def _ahead(self, table_id: str, facts: Facts) -> list[tuple]:
         """What a change of the table is drawn for ahead: what its phones here asked for
         lately (a perspective the table still has, or watching); on PostgreSQL also every
-        seat's perspective in those languages and views, since that seat's phones may wait
-        in another process, which then finds the drawing made instead of drawing it."""
+        seat's perspective of the players' view in those languages, since that seat's phones
+        may wait in another process, which then finds the drawing made instead of drawing it."""
         asked = self._asked_keys(table_id)
         seated = set(facts.perspectives.values())
         keys = dict.fromkeys(key for key in asked if key[1] is None or key[1] in seated)
         if self._shared:
-            for language, view in dict.fromkeys((language, view) for language, _perspective, view in asked):
-                keys.update(dict.fromkeys((language, perspective, view) for perspective in seated))
+            for language in dict.fromkeys(language for language, _perspective, _view in asked):
+                keys.update(dict.fromkeys((language, perspective, None) for perspective in seated))
         return list(keys)
 
     def _entered(self, table_id: str, revision: int | None) -> Facts | None:

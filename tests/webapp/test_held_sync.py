@@ -107,23 +107,26 @@ def test_a_change_is_drawn_in_the_language_its_phones_asked_for(app, client, new
 
 
 def test_a_change_is_drawn_for_every_seat_where_other_processes_may_hold_its_phones(app, client, new_table):
-    """Gemeinsame Sache draws each seat for itself. A phone of seat 0 asked here; on
-    PostgreSQL seat 1's drawing is made too (its phones may wait in another process,
-    which finds it instead of drawing it), on SQLite only what was asked here."""
+    """Gemeinsame Sache draws each seat for itself. A phone of seat 0 asked here for the
+    players' view and the centre view; on PostgreSQL seat 1's players' view is drawn too
+    (its phones may wait in another process, which finds it instead of drawing it), on
+    SQLite only what was asked here."""
     table = new_table("gemeinsame-sache", ("Anna", "Ben"))
     rev = revision_of(app, table.id)
     client.set_cookie("lang", "de")
     assert client.get(f"/t/{table.id}/s/{table.tokens[0]}").status_code == 302  # this phone holds seat 0
     assert client.get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play").status_code == 200
+    assert client.get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play&view=centre").status_code == 200
     state = client.get(f"/api/tables/{table.id}/state", headers=table.auth()).json
     first = random_events("gemeinsame-sache", 2, seed=3)[0]
     assert client.post(f"/api/tables/{table.id}/events", headers=table.auth(),
                        json={"event": first, "version": state["version"]}).status_code == 200
     sync = app.extensions["sync"]
-    drawn = {key[3] for key in sync._drawings if key[:3] == (table.id, rev + 1, "de")}
-    seats = set(sync.facts(table.id, rev + 1).perspectives.values())
-    assert len(seats) == 2
-    assert drawn == (seats if sync._shared else {sync.facts(table.id, rev + 1).perspectives[token_hash(table.tokens[0])]})
+    drawn = {key[3:] for key in sync._drawings if key[:3] == (table.id, rev + 1, "de")}
+    perspectives = sync.facts(table.id, rev + 1).perspectives
+    own, other = perspectives[token_hash(table.tokens[0])], perspectives[token_hash(table.tokens[1])]
+    assert own != other
+    assert drawn == {(own, None), (own, "centre")} | ({(other, None)} if sync._shared else set())
 
 
 def test_an_entry_moves_the_seats_on_and_any_other_change_reads_them(app, client, new_table, monkeypatch):
