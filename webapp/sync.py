@@ -17,9 +17,9 @@ A change is announced by the store (``store.writing.changed``) and published whe
 it was made (``Sync.publish``; in a request just before its answer goes out): the
 new regions are drawn for every perspective, language and view that the table's
 phones asked for at earlier revisions (on PostgreSQL every seat's too, ``_ahead``),
-then the phones waiting in this process are woken, and all a woken phone's poll does is send a drawing already made. So
-the phones see the change when the entering phone gets its answer, and the
-drawing is paid once, by the change. On PostgreSQL (several processes) the
+then the phones waiting in this process are woken, and all a woken phone's poll
+does is send a drawing already made. So the phones see the change when the
+entering phone gets its answer, and the drawing is paid once, by the change. On PostgreSQL (several processes) the
 drawings are stored in the database (``shared_drawings``) by the statement that
 announces the change to the other processes (``NOTIFY``, heard by their watches'
 LISTEN), and travel with the announcement where they fit: their phones find the
