@@ -23,10 +23,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
+import tapping
 from console import watch_console
 from engine.randomplay import random_record
 from engine.records import new_game
@@ -206,23 +205,7 @@ class Table:
         if screen is not None:
             self.look(page, screen)
         button = page.locator(f'{scope} button[data-value="{value}"]').first
-        for attempt in range(3):
-            handle = button.element_handle(timeout=10000)
-            try:
-                handle.click(timeout=10000)
-                break
-            except PlaywrightTimeoutError:
-                # Seen once in CI right after the centre view's screenshot in another window:
-                # the phone's page drew no frame for 30 s, so the click's stability check
-                # (two animation frames) never ran. The phone in the player's hand is the page
-                # in front; a button that is really hidden or disabled still fails below.
-                if attempt == 2:
-                    raise AssertionError(f"{screen or value}: the button {value!r} could not be clicked in 30 s; "
-                                         f"{_why_not_clickable(page, handle)}") from None
-                page.bring_to_front()
-            except PlaywrightError as error:  # a sync answer redrew the same controls just now
-                if "not attached" not in str(error) or attempt == 2:
-                    raise
+        handle = tapping.click(page, button, f"{screen or value}: the button {value!r}")
         handle.wait_for_element_state("hidden", timeout=10000)  # replaced by the new controls
         self.taps += 1
 
@@ -253,22 +236,6 @@ SHOT_NAMES = {"setup: rows": "setup", "play: species and count": "play", "play: 
               "deal": "deal", "deal: RobinBird's hand": "deal-solo", "RobinBird's card": "solo",
               "setup: RobinBird's hand": "setup-solo", "undo confirmation": "undo", "setup: dealer": "dealer",
               "setup: collections": "setup-collections", "setup: done": "setup-done"}
-
-
-WHY_NOT_CLICKABLE = """b => new Promise(done => {
-  const timer = setTimeout(() => done("no animation frame in 1 s"), 1000);
-  requestAnimationFrame(() => { clearTimeout(timer); done("frames are drawn"); });
-}).then(frames => ({frames, attached: b.isConnected, disabled: b.disabled,
-  shown: b.checkVisibility(), box: JSON.stringify(b.getBoundingClientRect()),
-  turn: b.closest("[data-turn]")?.dataset.turn, me: document.querySelector("main")?.dataset.me}))"""
-
-
-def _why_not_clickable(page, handle) -> str:
-    """What the page says about a button that a click kept waiting for (drawn frames, its state)."""
-    try:
-        return str(handle.evaluate(WHY_NOT_CLICKABLE))
-    except PlaywrightError as error:
-        return f"the page did not answer: {error.message.splitlines()[0]}"
 
 
 def play_event(table: Table, page, event: dict, species_of: dict, solo: bool, game=None) -> None:

@@ -16,6 +16,7 @@ import uuid
 
 from playwright.sync_api import expect
 
+import tapping
 from engine import new_game
 from engine.records import replay
 from engine.rummy.simulate import random_record
@@ -122,7 +123,7 @@ class Phones:
         return self.pages[0 if player is None else player]
 
     def tap(self, locator) -> None:
-        locator.click()
+        tapping.click(locator.page, locator, str(locator))
         self.taps += 1
 
     def wait_version(self, version: int) -> None:
