@@ -158,9 +158,10 @@ def make_app(tmp_path: Path) -> Iterator[Callable[..., "object"]]:
 
 
 def _dispose_engines(app) -> None:
-    """Close the app's pooled connections (so a throwaway database can go)."""
+    """Let the app's held polls go and close its pooled connections (so a throwaway database can go)."""
     from webapp.extensions import db
 
+    app.extensions["sync"].watch.close()
     with app.app_context():
         db.engine.dispose()
 

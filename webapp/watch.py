@@ -183,7 +183,10 @@ class RevisionWatch:
         try:
             self._listen(self._waited_for, self._now_listening, self.tell)
         except Exception:  # noqa: BLE001 — e.g. the database went away; the reads carry on
-            log.exception("listening for revisions failed; reading them every %s s", self._interval)
+            if self._closed:  # shutting down: its connection may be cut before it noticed
+                log.debug("listening for revisions ended with the watch closed", exc_info=True)
+            else:
+                log.exception("listening for revisions failed; reading them every %s s", self._interval)
             self._listen_failed_at = time.monotonic()
         finally:
             with self._lock:

@@ -180,16 +180,40 @@ def test_a_revision_announced_just_before_a_phone_comes_is_not_missed():
     assert other.result(timeout=2) is False
 
 
-def test_when_listening_fails_the_reads_carry_on_at_their_own_pace():
+def test_when_listening_fails_the_reads_carry_on_at_their_own_pace(caplog):
     tables, listener = FakeTables(a=3), FakeListener(fail=True)
     watch = RevisionWatch(tables, holds=4, interval=0.01, listen=listener, listening_interval=LONG)
     held = waiting(watch, "a", 3)
     time.sleep(0.1)
     assert listener.started == 1 and not watch.listening
+    assert [r.levelname for r in caplog.records if r.name == "webapp.watch"] == ["ERROR"]
     tables.revisions["a"] = 4
     assert held.result(timeout=2) is True  # found by a read
     assert watch.wait("a", 4, 0.05) is False
     assert listener.started == 1  # not tried again at once: a little later
+
+
+class CutOnClose(FakeListener):
+    """A listener whose connection is cut as the app shuts down (the database goes with it)."""
+
+    def __call__(self, still_wanted, listening, tell):
+        super().__call__(still_wanted, listening, tell)
+        raise ConnectionError("the connection was closed")
+
+
+def test_a_listener_cut_off_by_the_shutdown_is_no_error(caplog):
+    tables, listener = FakeTables(a=3), CutOnClose()
+    watch = RevisionWatch(tables, holds=4, interval=LONG, listen=listener, listening_interval=LONG)
+    held = waiting(watch, "a", 3)
+    assert listener.ready.wait(2) and watch.listening
+    watch.close()
+    assert held.result(timeout=2) is False
+    deadline = time.monotonic() + 2
+    while watch.listening:
+        assert time.monotonic() < deadline, "the listener never ended"
+        time.sleep(0.005)
+    time.sleep(0.05)  # its last words, if any, are logged by now
+    assert [r.levelname for r in caplog.records if r.name == "webapp.watch"] in ([], ["DEBUG"])
 
 
 def test_a_quiet_database_is_not_read_again_unless_a_new_table_is_watched():
