@@ -25,20 +25,19 @@ WHY_NOT_CLICKABLE = """b => new Promise(done => {
 def click(page, locator, what: str):
     """Click the element ``locator`` finds on ``page``; its handle (to wait for it to be
     replaced). A sync answer that redraws the same controls just then is tried again."""
-    for attempt in range(ATTEMPTS):
+    for attempt in range(1, ATTEMPTS + 1):  # the last attempt returns or raises
         handle = locator.element_handle(timeout=WAIT_MS)
         try:
             handle.click(timeout=WAIT_MS)
             return handle
         except PlaywrightTimeoutError:
-            if attempt == ATTEMPTS - 1:
+            if attempt == ATTEMPTS:
                 raise AssertionError(f"{what}: could not be clicked in {ATTEMPTS * WAIT_MS // 1000} s; "
                                      f"{why_not_clickable(handle)}") from None
             page.bring_to_front()
         except PlaywrightError as error:  # replaced by a redraw between finding and clicking it
-            if "not attached" not in str(error) or attempt == ATTEMPTS - 1:
+            if "not attached" not in str(error) or attempt == ATTEMPTS:
                 raise
-    raise AssertionError("unreachable")  # every attempt returns or raises
 
 
 def why_not_clickable(handle) -> str:
