@@ -3,9 +3,9 @@ this tree against the same in an earlier revision, measured in one run.
 
 This machine's one-process timings swing 2–3× between runs minutes apart, more than
 most changes are worth. So two worker processes, one on each tree, each with its
-own table (the same game, 40 events in), take turns: each runs the kind ``--batch``
-times and reports its CPU time per request, for ``--rounds`` rounds, the order
-alternating. The figure is the median of the paired ratios (after ÷ before) with its
+own table (the same game, 40 events in; on SQLite, or with ``--postgres`` on
+PostgreSQL), take turns: each runs the kind ``--batch`` times and reports its CPU
+time per request, for ``--rounds`` rounds, the order alternating. The figure is the median of the paired ratios (after ÷ before) with its
 quartiles: a swing of the machine falls on both sides of a pair alike.
 
 The earlier revision is unpacked into a temporary folder and measured with its own
@@ -29,17 +29,20 @@ GAMES = ("cubirds", "gleich-und-gleich", "gemeinsame-sache")
 WARMUP = 5
 
 
-def _worker(kind: str, game: str) -> None:
-    """In the tree given as the working folder: make the table, say ``ready``, then for
+def _worker(kind: str, game: str, database_kind: str) -> None:
+    """In the tree given as the working folder: make the table (on a throwaway database of
+    ``database_kind``, "sqlite" or "postgres"), say ``ready``, then for
     each line ``N`` read from stdin run the kind N times and print CPU ms per request. An
     entry uses up its table's record: then a new table is made (not counted)."""
     sys.path[0] = os.getcwd()  # this tree's webapp and bench, not the caller's
     from bench.profile import request_kinds
+    from bench.server import database
 
     with contextlib.ExitStack() as tables:
         def new_table():
             tables.close()
-            kinds, events = tables.enter_context(request_kinds(game=game))
+            url = tables.enter_context(database(database_kind))
+            kinds, events = tables.enter_context(request_kinds(url, game=game))
             return kinds.get(kind), (events - 1 if kind == "entry" else math.inf)
 
         run, left = new_table()
@@ -62,9 +65,10 @@ def _worker(kind: str, game: str) -> None:
             print(spent / times * 1000, flush=True)
 
 
-def compare(before: Path, after: Path, kind: str, game: str, rounds: int, batch: int) -> dict:
+def compare(before: Path, after: Path, kind: str, game: str, rounds: int, batch: int,
+            database_kind: str = "sqlite") -> dict:
     """The paired ratios of ``kind`` on ``game`` between the two trees (see the module text)."""
-    workers = [subprocess.Popen([sys.executable, __file__, "--worker", kind, game], cwd=tree, text=True,
+    workers = [subprocess.Popen([sys.executable, __file__, "--worker", kind, game, database_kind], cwd=tree, text=True,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
                for tree in (before, after)]
     try:
@@ -99,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated (default all three)")
     parser.add_argument("--rounds", type=int, default=30, help="turns each (default 30)")
     parser.add_argument("--batch", type=int, default=20, help="requests per turn (default 20)")
+    parser.add_argument("--postgres", action="store_true", help="on throwaway PostgreSQL databases (default SQLite)")
     args = parser.parse_args(argv)
     games = [game.strip() for game in args.games.split(",") if game.strip()]
     if unknown := set(games) - set(GAMES):
@@ -108,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     with tree_of(args.before) as before:
         for game in games:
             try:
-                figures = compare(before, ROOT, args.kind, game, args.rounds, args.batch)
+                figures = compare(before, ROOT, args.kind, game, args.rounds, args.batch,
+                                  "postgres" if args.postgres else "sqlite")
             except RuntimeError as error:
                 parser.exit(1, f"python -m bench.ab: {error}\n")
             print(f"{game}, {args.kind}: after ÷ before {figures['ratio']} (quartiles {figures['quartiles'][0]}–"
@@ -119,6 +125,6 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--worker"]:
-        _worker(*sys.argv[2:4])
+        _worker(*sys.argv[2:5])
     else:
         sys.exit(main())

@@ -19,7 +19,8 @@ regions are drawn for every perspective, language and view that the table's phon
 for at earlier revisions (on PostgreSQL every seat's too, ``_ahead``), then the phones
 waiting in this process are woken, and all a woken phone's poll does is send a drawing
 already made. So the phones see the change when the entering phone gets its answer, and
-the drawing is paid once, by the change. On PostgreSQL (several processes) the drawings
+the drawing is paid once, by the change; an entry's drawing reads nothing (the table and
+the log's new entry are as the entry left them, ``store.latest``). On PostgreSQL (several processes) the drawings
 are stored in the database (``shared_drawings``) by the statement that announces the
 change to the other processes (``NOTIFY``, heard by their watches' LISTEN), and travel
 with the announcement where they fit: their phones find the drawing in memory or there
@@ -280,9 +281,11 @@ class Sync:
         # An app context of its own: inside a request (``publish``) the request's ``g`` holds its language.
         environ = self._environ | {"PATH_INFO": f"/t/{facts.table_id}", "QUERY_STRING": f"lang={language}"}
         with self.app.app_context(), self.app.request_context(environ):
-            if self._shared:  # read only, statement by statement as in a transaction of READ COMMITTED
-                db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})  # (no BEGIN, no ROLLBACK)
-            table = store.get_table(facts.table_id)
+            table = store.entered_table(facts.table_id, facts.revision)  # an entry's change: nothing to read
+            if table is None:
+                if self._shared:  # read only, statement by statement as in a transaction of READ COMMITTED
+                    db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})  # (no BEGIN, no ROLLBACK)
+                table = store.get_table(facts.table_id)
             if table.started:
                 html = play.shared_regions(table, perspective, view)
             else:

@@ -11,9 +11,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 import pytest
+import sqlalchemy as sa
 
 from tests.conftest import _dispose_engines, app_test_config
-from webapp import create_app, migrate_database, shared_drawings
+from webapp import create_app, migrate_database, play, shared_drawings, store
 from webapp.extensions import db
 from webapp.models import token_hash
 from .conftest import TableAtHand, random_events
@@ -164,6 +165,55 @@ def test_an_entry_holds_no_connection_while_its_change_is_drawn_ahead(app, clien
                           headers={"HX-Request": "true"})
     assert entered.status_code == 200 and 'id="board"' in entered.get_data(as_text=True)
     assert checked_out == [0]
+
+
+@pytest.mark.parametrize("game", ["cubirds", "gemeinsame-sache"])
+def test_an_entrys_change_is_drawn_from_what_the_entry_left_as_from_the_database(app, client, new_table, game,
+                                                                                monkeypatch):
+    """Drawing an entry's change ahead reads neither the table nor the log's new entry
+    (``store.latest``: the entry just made left them) and draws what a drawing from the
+    database draws, an undo's change included."""
+    table = new_table(game, ("Anna", "Ben"))
+    assert client.get(f"/t/{table.id}/s/{table.tokens[0]}").status_code == 302  # this phone holds seat 0
+    sync = app.extensions["sync"]
+    publishing, reads = threading.local(), []
+
+    def publish(table_id, entered_revision, publish=sync.publish):
+        publishing.now = True
+        try:
+            publish(table_id, entered_revision)
+        finally:
+            publishing.now = False
+
+    def note(_connection, _cursor, statement, *_args):
+        if getattr(publishing, "now", False) and ("FROM tables" in statement or "FROM events" in statement):
+            reads.append(statement)
+
+    events = random_events(game, 2, seed=5)
+    with app.app_context():
+        engine = db.engine
+    monkeypatch.setattr(sync, "publish", publish)
+    sa.event.listen(engine, "before_cursor_execute", note)
+    try:
+        version = client.get(f"/api/tables/{table.id}/state", headers=table.auth()).json["version"]
+        for entry in [*events[:4], "undo", events[3]]:
+            rev = revision_of(app, table.id)
+            assert client.get(f"/t/{table.id}/sync?rev={rev - 1}&phase=play").status_code == 200  # asked for
+            path, body = ("undo", {}) if entry == "undo" else ("events", {"event": entry})
+            entered = client.post(f"/api/tables/{table.id}/{path}", headers=table.auth(),
+                                  json=body | {"version": version})
+            assert entered.status_code == 200, entered.json
+            version = entered.json["version"]
+            ahead = {key: drawn.body for key, drawn in sync._drawings.items() if key[:2] == (table.id, rev + 1)}
+            assert ahead, f"nothing drawn ahead at revision {rev + 1}"
+            store.clear_cache()  # the replayed games and what the entries left
+            for kept in (play._drawings, play._logs, sync._drawings):
+                kept.clear()
+            facts = sync.facts(table.id, rev + 1)
+            assert {key: sync._draw(facts, *key[2:]).body for key in ahead} == ahead, entry  # drawn here, read
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", note)
+    assert reads == []
 
 
 def test_an_unchanged_table_answers_204_when_the_hold_runs_out(app, new_table):

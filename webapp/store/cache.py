@@ -22,6 +22,7 @@ from ..errors import Refusal
 from ..extensions import db
 from ..i18n import lazy_gettext as _l
 from ..models import Event, Table
+from . import latest
 
 CACHE_SIZE = 128  # replayed games per process (a game is a few KB to ~130 KB); a table beyond them replays again
 
@@ -66,8 +67,10 @@ def put(table_id: str, loaded: Loaded) -> None:
 
 
 def clear_cache() -> None:
+    """Forget the replayed games and the newest entries (``latest``): all is read again."""
     with _cache_lock:
         _cache.clear()
+    latest.clear()
 
 
 def _replay(table: Table, loaded: Loaded | None = None) -> Loaded:

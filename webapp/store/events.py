@@ -24,7 +24,8 @@ from ..errors import Refusal
 from ..extensions import db
 from ..i18n import lazy_gettext as _l
 from ..models import Event, Seat, Table
-from . import checks
+from ..screens.generic import EnteredBy, LogEntry
+from . import checks, latest
 from .cache import Loaded, game_at
 from .reads import get_table, state_answer, stored_answer
 from .writing import announce, committed, start_writing
@@ -89,7 +90,8 @@ def _stored_or_stale(table_id: str, key: str | None) -> dict:
 
 
 def _write(table: Table, seat: Seat | None, version: int, key: str | None, change) -> dict:
-    table_id, seat_id = table.id, (seat.id if seat is not None else None)
+    table_id = table.id
+    seat_id, entered_by = (seat.id, EnteredBy(seat.name, seat.position)) if seat is not None else (None, None)
     refusal = None
     with game_at(table) as loaded:
         try:
@@ -101,7 +103,7 @@ def _write(table: Table, seat: Seat | None, version: int, key: str | None, chang
             raise Refusal(422, "not-understood", _l("Diese Eingabe wurde nicht verstanden")) from None
         else:
             answer = {"version": version + 1, "state": loaded.game.state()}
-            _insert(table_id, seat_id, version, key, row, answer, loaded.game)  # _Lost: the changed game leaves the cache
+            _insert(table_id, seat_id, entered_by, version, key, row, answer, loaded.game)  # _Lost: the changed game leaves the cache
             loaded.version = version + 1
             if row["kind"] == "undo":
                 loaded.seqs.pop()
@@ -112,22 +114,24 @@ def _write(table: Table, seat: Seat | None, version: int, key: str | None, chang
     return answer
 
 
-def _insert(table_id: str, seat_id: int | None, version: int, key: str | None, row: dict, answer: dict,
-            game) -> None:
+def _insert(table_id: str, seat_id: int | None, entered_by: EnteredBy | None, version: int, key: str | None,
+            row: dict, answer: dict, game) -> None:
     """The entry's transaction: the version moved on (if still ``version``) and the row inserted
-    (with the summary of a game it ends, or taken back, C6)."""
+    (with the summary of a game it ends, or taken back, C6); then kept as the table's newest
+    entry made here (``latest``)."""
     start_writing()
     try:
         with committed():
-            revision = db.session.execute(
+            moved = db.session.execute(
                 sa.update(Table).where(Table.id == table_id, Table.version == version)
-                .values(version=version + 1, revision=Table.revision + 1).returning(Table.revision)).scalar()
-            if revision is None:
+                .values(version=version + 1, revision=Table.revision + 1).returning(*Table.__table__.c)).first()
+            if moved is None:
                 raise _Lost()
-            db.session.add(Event(table_id=table_id, seq=version + 1, kind=row["kind"], event=row["event"],
-                                 undoes=row.get("undoes"), effect=row.get("effect"), seat_id=seat_id,
-                                 key=key, answer=answer))
+            db.session.execute(sa.insert(Event.__table__).values(  # a plain INSERT: no unit of work to flush
+                table_id=table_id, seq=version + 1, kind=row["kind"], event=row["event"], undoes=row.get("undoes"),
+                effect=row.get("effect"), seat_id=seat_id, key=key, answer=answer))
             nights_store.entry_appended(table_id, game, row["kind"])  # C6: a finished game's summary
     except IntegrityError:
         raise _Lost() from None
-    announce(table_id, revision)
+    latest.remember(dict(moved._mapping), LogEntry(version + 1, row["kind"], row["event"], row.get("effect"), entered_by))
+    announce(table_id, moved.revision)
