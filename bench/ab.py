@@ -2,11 +2,12 @@
 this tree against the same in an earlier revision, measured in one run.
 
 This machine's one-process timings swing 2–3× between runs minutes apart, more than
-most changes are worth. So two worker processes, one on each tree, each with its
-own table (the same game, 40 events in; on SQLite, or with ``--postgres`` on
+most changes are worth. So two worker processes, one on each tree, each with its own
+table (the same game, 40 events in; on SQLite, or with ``--postgres`` on
 PostgreSQL), take turns: each runs the kind ``--batch`` times and reports its CPU
-time per request, for ``--rounds`` rounds, the order alternating. The figure is the median of the paired ratios (after ÷ before) with its
-quartiles: a swing of the machine falls on both sides of a pair alike.
+time per request, for ``--rounds`` rounds, the order alternating. The figure is the
+median of the paired ratios (after ÷ before) with its quartiles: a swing of the
+machine falls on both sides of a pair alike.
 
 The earlier revision is unpacked into a temporary folder and measured with its own
 ``bench.profile.request_kinds``, so ``--kind`` must exist there too (``publish``,
@@ -68,7 +69,8 @@ def _worker(kind: str, game: str, database_kind: str) -> None:
 def compare(before: Path, after: Path, kind: str, game: str, rounds: int, batch: int,
             database_kind: str = "sqlite") -> dict:
     """The paired ratios of ``kind`` on ``game`` between the two trees (see the module text)."""
-    workers = [subprocess.Popen([sys.executable, __file__, "--worker", kind, game, database_kind], cwd=tree, text=True,
+    command = [sys.executable, __file__, "--worker", kind, game, database_kind]
+    workers = [subprocess.Popen(command, cwd=tree, text=True,
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
                for tree in (before, after)]
     try:

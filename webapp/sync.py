@@ -20,15 +20,15 @@ for at earlier revisions (on PostgreSQL every seat's too, ``_ahead``), then the 
 waiting in this process are woken, and all a woken phone's poll does is send a drawing
 already made. So the phones see the change when the entering phone gets its answer, and
 the drawing is paid once, by the change; an entry's drawing reads nothing (the table and
-the log's new entry are as the entry left them, ``store.latest``). On PostgreSQL (several processes) the drawings
-are stored in the database (``shared_drawings``) by the statement that announces the
-change to the other processes (``NOTIFY``, heard by their watches' LISTEN), and travel
-with the announcement where they fit: their phones find the drawing in memory or there
-and draw only what no process drew, and their seats are not read again while the
-announcement's digest of them matches. On SQLite other processes, if any, learn of a
-change from ``PRAGMA data_version``, read every ``SYNC_WATCH_INTERVAL`` while phones
-wait (it changes with every commit of another connection), and draw for their phones
-when the first of them asks.
+the log's new entry are as the entry left them, ``store.latest``). On PostgreSQL
+(several processes) the drawings are stored in the database (``shared_drawings``) by the
+statement that announces the change to the other processes (``NOTIFY``, heard by their
+watches' LISTEN), and travel with the announcement where they fit: their phones find the
+drawing in memory or there and draw only what no process drew, and their seats are not
+read again while the announcement's digest of them matches. On SQLite other processes,
+if any, learn of a change from ``PRAGMA data_version``, read every
+``SYNC_WATCH_INTERVAL`` while phones wait (it changes with every commit of another
+connection), and draw for their phones when the first of them asks.
 
 A phone whose session holds a token that no longer holds a seat at the table (the
 seat went to another phone) is sent to the table page (``HX-Location``, C10).

@@ -24,7 +24,8 @@ from .writing import committed, delete_tables
 
 __all__ = [
     "EVENTS_MAX", "KEY_MAX", "NAME_MAX", "REVISION_OF_TABLE", "Loaded", "bot_names", "clean_name", "clear_cache", "committed",
-    "create_table", "delete_tables", "entered_table", "game_at", "get_table", "history", "human_seat_range", "import_table", "is_table_id", "join",
+    "create_table", "delete_tables", "entered_table", "game_at", "get_table", "history", "human_seat_range",
+    "import_table", "is_table_id", "join",
     "LOG_LENGTH", "log_rows", "move_seat", "new_seat_token", "next_game", "record", "rematch", "remove_seat", "seat_by_token",
     "seat_of_token", "start", "state_answer", "submit", "table_by_code", "undo",
 ]

@@ -103,7 +103,8 @@ def _write(table: Table, seat: Seat | None, version: int, key: str | None, chang
             raise Refusal(422, "not-understood", _l("Diese Eingabe wurde nicht verstanden")) from None
         else:
             answer = {"version": version + 1, "state": loaded.game.state()}
-            _insert(table_id, seat_id, entered_by, version, key, row, answer, loaded.game)  # _Lost: the changed game leaves the cache
+            # _Lost: the changed game leaves the cache
+            _insert(table_id, seat_id, entered_by, version, key, row, answer, loaded.game)
             loaded.version = version + 1
             if row["kind"] == "undo":
                 loaded.seqs.pop()
@@ -133,5 +134,6 @@ def _insert(table_id: str, seat_id: int | None, entered_by: EnteredBy | None, ve
             nights_store.entry_appended(table_id, game, row["kind"])  # C6: a finished game's summary
     except IntegrityError:
         raise _Lost() from None
-    latest.remember(dict(moved._mapping), LogEntry(version + 1, row["kind"], row["event"], row.get("effect"), entered_by))
+    latest.remember(dict(moved._mapping),
+                    LogEntry(version + 1, row["kind"], row["event"], row.get("effect"), entered_by))
     announce(table_id, moved.revision)
