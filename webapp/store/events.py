@@ -30,6 +30,15 @@ from .cache import Loaded, game_at
 from .reads import get_table, state_answer, stored_answer
 from .writing import announce, committed, start_writing
 
+# An entry's statements (plain SQL: what the ORM would add, the session's objects kept in step, the
+# entry does not need): the version moved on if it is still the one seen, returning the row as it
+# leaves it; then the entry's row.
+_TABLES = Table.__table__
+MOVE_ON = (sa.update(_TABLES)
+           .where(_TABLES.c.id == sa.bindparam("table_id"), _TABLES.c.version == sa.bindparam("seen"))
+           .values(version=sa.bindparam("seen", type_=sa.Integer) + 1, revision=_TABLES.c.revision + 1)
+           .returning(*_TABLES.c))
+EVENT_ROW = sa.insert(Event.__table__)
 STALE = _l("Gerade hat jemand anderes etwas eingetragen – schau kurz hin und tipp noch einmal")
 
 
@@ -123,14 +132,14 @@ def _insert(table_id: str, seat_id: int | None, entered_by: EnteredBy | None, ve
     start_writing()
     try:
         with committed():
-            moved = db.session.execute(
-                sa.update(Table).where(Table.id == table_id, Table.version == version)
-                .values(version=version + 1, revision=Table.revision + 1).returning(*Table.__table__.c)).first()
+            connection = db.session.connection()  # the session's transaction, without the ORM's bookkeeping
+            moved = connection.execute(MOVE_ON, {"table_id": table_id, "seen": version}).first()
             if moved is None:
                 raise _Lost()
-            db.session.execute(sa.insert(Event.__table__).values(  # a plain INSERT: no unit of work to flush
-                table_id=table_id, seq=version + 1, kind=row["kind"], event=row["event"], undoes=row.get("undoes"),
-                effect=row.get("effect"), seat_id=seat_id, key=key, answer=answer))
+            connection.execute(EVENT_ROW, {"table_id": table_id, "seq": version + 1, "kind": row["kind"],
+                                           "event": row["event"], "undoes": row.get("undoes"),
+                                           "effect": row.get("effect"), "seat_id": seat_id, "key": key,
+                                           "answer": answer})
             nights_store.entry_appended(table_id, game, row["kind"])  # C6: a finished game's summary
     except IntegrityError:
         raise _Lost() from None
