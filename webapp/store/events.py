@@ -30,9 +30,9 @@ from .cache import Loaded, game_at
 from .reads import get_table, state_answer, stored_answer
 from .writing import announce, committed, start_writing
 
-# An entry's statements (plain SQL: what the ORM would add, the session's objects kept in step, the
-# entry does not need): the version moved on if it is still the one seen, returning the row as it
-# leaves it; then the entry's row.
+# An entry's two statements, run as plain SQL on the session's connection (the ORM would keep the
+# session's objects in step, which the entry never reads): the version moved on if it is still the
+# one seen, returning the table's row as it leaves it; then the entry's row.
 _TABLES = Table.__table__
 MOVE_ON = (sa.update(_TABLES)
            .where(_TABLES.c.id == sa.bindparam("table_id"), _TABLES.c.version == sa.bindparam("seen"))
