@@ -17,7 +17,8 @@ that hears of a change finds its drawings stored. The notes are JSON: first each
 drawing that fits into a note (PostgreSQL takes up to 8,000 bytes), base64 of its
 gzip, which a process keeps if its phones asked for that drawing — no fetch —; then
 the announcement, with a digest of the table's seats, so that a process that read
-the same seats at an earlier revision need not read them again.
+the same seats at an earlier revision need not read them again, and the entry that
+made the change, so that a process need not read it for its log or its replay.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .extensions import db
-from .screens.generic import Perspective
+from .screens.generic import EnteredBy, LogEntry, Perspective
 
 CHANNEL = "kartentisch_changes"  # the notes of ``publish``, heard by every process's watch (LISTEN)
 NOTE_BYTES = 7999  # the longest payload PostgreSQL's NOTIFY takes
@@ -90,14 +91,17 @@ def store(connection: sa.Connection, key: dict, revision: int, gzipped: bytes) -
 
 
 def publish(connection: sa.Connection, table_id: str, revision: int, seats: str | None,
-            drawings: list[tuple[dict, bytes]]) -> None:
+            drawings: list[tuple[dict, bytes]], entry: LogEntry | None = None) -> None:
     """Store the table's ``drawings`` at ``revision`` (row key, gzip) and tell every
     process's watch that the table is at ``revision`` now, whose seats have the
-    digest ``seats`` (None: not known)."""
+    digest ``seats`` (None: not known), and the ``entry`` that moved it there, if
+    the change was an entry (left out where it would not fit the note)."""
     notes = [note for row, gzipped in drawings
              if len(note := json.dumps({**row, "revision": revision,
                                          "gzipped": base64.b64encode(gzipped).decode()})) <= NOTE_BYTES]
-    notes.append(json.dumps({"table_id": table_id, "revision": revision, "seats": seats}))
+    announcement = {"table_id": table_id, "revision": revision, "seats": seats}
+    with_entry = json.dumps(announcement | {"entry": entry}) if entry is not None else ""
+    notes.append(with_entry if 0 < len(with_entry) <= NOTE_BYTES else json.dumps(announcement))
     _store_and_send(connection, table_id, revision, drawings, notes)
 
 
@@ -112,8 +116,12 @@ def _store_and_send(connection: sa.Connection, table_id: str, revision: int, dra
 
 def read_note(payload: str) -> dict:
     """A note of ``publish``: ``table_id``, ``revision`` and either ``seats`` (the
-    announcement) or a drawing's row key and its ``gzipped`` (decoded)."""
+    announcement, with its ``entry`` if it had one) or a drawing's row key and its
+    ``gzipped`` (decoded)."""
     note = json.loads(payload)
     if "gzipped" in note:
         note["gzipped"] = base64.b64decode(note["gzipped"])
+    if "entry" in note:
+        seq, kind, event, effect, seat = note["entry"]
+        note["entry"] = LogEntry(seq, kind, event, effect, EnteredBy(*seat) if seat is not None else None)
     return note

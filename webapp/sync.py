@@ -58,7 +58,7 @@ from . import shared_drawings, store
 from .extensions import LANGUAGE_COOKIE, db, language
 from .models import PLAYING, Seat, Table, token_hash
 from .screens import screen_for
-from .screens.generic import Perspective
+from .screens.generic import LogEntry, Perspective
 from .security import SECURITY_HEADERS
 from .store.writing import changed
 from .watch import LISTEN_SECONDS, Listen, Quiet, RevisionWatch
@@ -372,7 +372,8 @@ class Sync:
                     drawn.append((shared_drawings.row_key(table_id, language, perspective, view), drawing.stored()))
         except Exception:  # noqa: BLE001 — the change is committed: its answer must not fail for a drawing
             self.app.logger.exception("drawing table %s at revision %s ahead failed", table_id, facts.revision)
-        self._tell(table_id, facts.revision, facts.seats, drawn)
+        entry = store.entered(table_id, entered_revision) if self._shared and entered_revision is not None else None
+        self._tell(table_id, facts.revision, facts.seats, drawn, entry)
 
     def _ahead(self, table_id: str, facts: Facts) -> list[tuple]:
         """What a change of the table is drawn for ahead: what its phones here asked for
@@ -411,9 +412,10 @@ class Sync:
             self._tell(table_id, revision)
 
     def _tell(self, table_id: str, revision: int, seats: str | None = None,
-              drawn: list[tuple[dict, bytes]] | None = None) -> None:
+              drawn: list[tuple[dict, bytes]] | None = None, entry: LogEntry | None = None) -> None:
         """Wake the phones waiting for the table here and, on PostgreSQL, in every other
-        process, by the statement that stores the drawings made here (so theirs find them)."""
+        process, by the statement that stores the drawings made here (so theirs find them)
+        and tells of the ``entry`` that made the change, if one did."""
         self.watch.tell(table_id, revision)
         if not self._shared:
             return
@@ -422,7 +424,7 @@ class Sync:
         for drawings in (drawn, []) if drawn else ([],):
             try:
                 with self._engine.connect() as connection:
-                    shared_drawings.publish(connection, table_id, revision, seats, drawings)
+                    shared_drawings.publish(connection, table_id, revision, seats, drawings, entry)
                 return
             except sa.exc.SQLAlchemyError:
                 self.app.logger.warning("announcing table %s at revision %s with %d drawings failed",
@@ -430,7 +432,8 @@ class Sync:
 
     def _heard(self, payload: str) -> tuple[str, int] | None:
         """A note of another process's change (or of this one's, heard back): a drawing is
-        kept if phones here asked for it and it is not here yet; the announcement moves
+        kept if phones here asked for it and it is not here yet; the announcement's entry
+        is kept for the table's log and replay (``store.heard``), the announcement moves
         the table's seats on to its revision where they are the same, and is the
         (table, revision) to wake the phones for."""
         note = shared_drawings.read_note(payload)
@@ -445,6 +448,8 @@ class Sync:
                 with self._lock:
                     self._drawings.setdefault(key, drawing)
             return None
+        if "entry" in note:
+            store.heard(table_id, note["entry"])
         self._moved_on(table_id, revision, lambda known: known.seats == note["seats"])
         return table_id, revision
 

@@ -17,6 +17,7 @@ from tests.conftest import _dispose_engines, app_test_config
 from webapp import create_app, migrate_database, play, shared_drawings, store
 from webapp.extensions import db
 from webapp.models import token_hash
+from webapp.screens.generic import EnteredBy, LogEntry
 from .conftest import TableAtHand, random_events
 from .test_sync import revision_of
 
@@ -423,9 +424,26 @@ def test_postgres_a_change_travels_with_its_announcement(two_processes, monkeypa
 
 
 @pytest.mark.postgres
+def test_postgres_an_entry_travels_with_its_announcement(two_processes, monkeypatch):
+    """The announcement of an entry's change carries the entry as the log reads it from
+    the database: another process words its log and catches its game up without reading it."""
+    here, there = two_processes
+    table = started_table_of_three(here.test_client())
+    rev = revision_of(here, table.id)
+    heard = []
+    monkeypatch.setattr(store, "heard", lambda table_id, entry: heard.append((table_id, entry)))
+    held_here_entered_there(here, there, table, rev)
+    store.clear_cache()
+    with here.app_context():
+        newest = store.log_rows(store.get_table(table.id))[0]
+    assert heard and all(told == (table.id, newest) for told in heard)
+
+
+@pytest.mark.postgres
 def test_postgres_stores_every_drawing_and_sends_those_that_fit_a_note(postgres_url):
     """One statement stores a change's drawings and sends its notes: a drawing too
-    long for a NOTIFY (8,000 bytes) is only stored, and the announcement comes last."""
+    long for a NOTIFY (8,000 bytes) is only stored, and the announcement comes last,
+    with the entry that made the change where it fits."""
     app = create_app(app_test_config(postgres_url))
     migrate_database(app)
     try:
@@ -440,6 +458,14 @@ def test_postgres_stores_every_drawing_and_sends_those_that_fit_a_note(postgres_
             notes = [shared_drawings.read_note(note.payload) for note in listener.notifies(timeout=2, stop_after=2)]
             assert notes == [{**rows[0], "revision": 7, "gzipped": small},
                              {"table_id": table.id, "revision": 7, "seats": "digest"}]
+            entered = LogEntry(7, "event", {"type": "pass"}, {"passed": True}, EnteredBy("Anna", 0))
+            too_long = entered._replace(event={"type": "x" * shared_drawings.NOTE_BYTES})
+            for entry in (entered, too_long):
+                with connection.begin():
+                    shared_drawings.publish(connection, table.id, 8, "digest", [], entry)
+            notes = [shared_drawings.read_note(note.payload) for note in listener.notifies(timeout=2, stop_after=2)]
+            assert notes == [{"table_id": table.id, "revision": 8, "seats": "digest", "entry": entered},
+                             {"table_id": table.id, "revision": 8, "seats": "digest"}]  # too long: left out
             assert [shared_drawings.fetch(connection, row, 7) for row in rows] == [small, large]
     finally:
         _dispose_engines(app)

@@ -4,6 +4,7 @@ exactly where a full replay of the log ends."""
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 
 import pytest
 import sqlalchemy as sa
@@ -123,26 +124,19 @@ def test_undos_back_to_the_empty_game_then_a_new_start(app, new_table):
 
 
 def test_catching_up_reads_only_the_missing_rows(app, new_table):
+    """Of the three entries the game lacks only the newest is known in memory: the rows are read."""
     table = new_table(names=("Anna", "Ben"))
     events = random_events("gleich-und-gleich", 2, seed=22)
     write(app, table.id, events, 0, 20)
     behind = a_worker_behind(app, table.id)
     write(app, table.id, events, 20, 23)
-    fetched = []
-
-    def count_event_rows(conn, cursor, statement, parameters, context, executemany):
-        if "FROM events" in statement:
-            fetched.append(statement)
-
     with app.app_context():
-        sa.event.listen(db.engine, "before_cursor_execute", count_event_rows)
-        try:
-            store.clear_cache()
-            store.cache.put(table.id, behind)
-            with store.game_at(store.get_table(table.id)) as loaded:
-                applied = len(loaded.game.events)
-        finally:
-            sa.event.remove(db.engine, "before_cursor_execute", count_event_rows)
+        newest = store.log_rows(store.get_table(table.id))[0]
+    store.clear_cache()
+    store.heard(table.id, newest)
+    store.cache.put(table.id, behind)
+    with reading_event_rows(app) as fetched:
+        applied = len(loaded_now(app, table.id).game.events)
     assert applied == 23
     assert len(fetched) == 1 and "seq >" in fetched[0]
 
@@ -182,3 +176,46 @@ def test_random_gaps_of_events_and_undos_end_like_a_full_replay(app, new_table, 
     caught = catch_up(app, table.id, behind)
     assert caught is behind
     assert_like_a_full_replay(app, table.id, caught)
+
+
+@contextmanager
+def reading_event_rows(app):
+    """The statements that read event rows while the block runs."""
+    fetched = []
+
+    def note(_conn, _cursor, statement, *_args):
+        if "FROM events" in statement:
+            fetched.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield fetched
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", note)
+
+
+@pytest.mark.parametrize("told", ["made here", "heard of"])
+def test_a_game_behind_catches_up_from_the_entries_known_here_without_reading_them(app, new_table, told):
+    """The entries made since the cached game (here, or announced by the process that
+    made them: ``store.heard``) are replayed from memory, undos included."""
+    table = new_table(names=("Anna", "Ben"))
+    events = random_events("gleich-und-gleich", 2, seed=25)
+    write(app, table.id, events, 0, 6)
+    behind = a_worker_behind(app, table.id)
+    write(app, table.id, events, 6, 8, {7: 1})  # four entries: two events, an undo, the event again
+    if told == "heard of":
+        with app.app_context():
+            newest = store.log_rows(store.get_table(table.id), after=6)
+        store.clear_cache()
+        for entry in reversed(newest):
+            store.heard(table.id, entry)
+    store.cache._cache.clear()
+    store.cache.put(table.id, behind)
+    with reading_event_rows(app) as fetched:
+        caught = loaded_now(app, table.id)
+    assert fetched == []
+    assert caught is behind and caught.version == 10
+    assert_like_a_full_replay(app, table.id, caught)
+

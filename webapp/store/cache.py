@@ -74,23 +74,26 @@ def clear_cache() -> None:
 
 
 def _replay(table: Table, loaded: Loaded | None = None) -> Loaded:
-    """Replay the event rows up to the table's version: all of them, or only
-    those after ``loaded`` (a cached game that is behind)."""
+    """Replay the entries up to the table's version: all of them, or only those
+    after ``loaded`` (a cached game that is behind); from ``latest`` where it knows
+    them all, else their rows."""
     if loaded is None:
         loaded = Loaded(0, new_game(table.game, table.options, table.players))
     if loaded.version == table.version:
         return loaded
-    rows = db.session.execute(
-        sa.select(Event.seq, Event.kind, Event.event)
-        .where(Event.table_id == table.id, Event.seq > loaded.version, Event.seq <= table.version)
-        .order_by(Event.seq))
-    for seq, kind, event in rows:
-        if kind == "undo":
+    rows = latest.entries(table.id, loaded.version, table.version)
+    if rows is None:
+        rows = db.session.execute(
+            sa.select(Event.seq, Event.kind, Event.event)
+            .where(Event.table_id == table.id, Event.seq > loaded.version, Event.seq <= table.version)
+            .order_by(Event.seq))
+    for row in rows:
+        if row.kind == "undo":
             loaded.game.undo()
             loaded.seqs.pop()
         else:
-            loaded.game.apply(event)
-            loaded.seqs.append(seq)
+            loaded.game.apply(row.event)
+            loaded.seqs.append(row.seq)
     loaded.version = table.version
     return loaded
 

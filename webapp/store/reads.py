@@ -86,12 +86,10 @@ LOG_ROWS = (sa.select(Event.seq, Event.kind, Event.event, Event.effect, Seat.nam
 def log_rows(table: Table, after: int = 0) -> list[LogEntry]:
     """The newest entries up to the table's version and after seq ``after``, with who
     entered them, newest first, at most ``LOG_LENGTH`` (plain rows: the log reads no
-    stored answer, a whole game state each); the newest entry made here, if it is the only
-    one asked for, is not read again (``latest``)."""
-    if after == table.version - 1:
-        newest = latest.entry(table.id, table.version)
-        if newest is not None:
-            return [newest]
+    stored answer, a whole game state each); entries known here are not read again (``latest``)."""
+    known = latest.entries(table.id, after, table.version)
+    if known is not None:
+        return list(reversed(known))[:LOG_LENGTH]
     rows = db.session.connection().execute(LOG_ROWS, {"table_id": table.id, "after": after, "version": table.version})
     return [LogEntry(row.seq, row.kind, row.event, row.effect,
                      EnteredBy(row.name, row.position) if row.position is not None else None) for row in rows]
