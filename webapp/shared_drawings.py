@@ -100,8 +100,9 @@ def publish(connection: sa.Connection, table_id: str, revision: int, seats: str 
              if len(note := json.dumps({**row, "revision": revision,
                                          "gzipped": base64.b64encode(gzipped).decode()})) <= NOTE_BYTES]
     announcement = {"table_id": table_id, "revision": revision, "seats": seats}
-    with_entry = json.dumps(announcement | {"entry": entry}) if entry is not None else ""
-    notes.append(with_entry if 0 < len(with_entry) <= NOTE_BYTES else json.dumps(announcement))
+    with_entry = json.dumps(announcement | {"entry": entry}) if entry is not None else None
+    fits = with_entry is not None and len(with_entry) <= NOTE_BYTES
+    notes.append(with_entry if fits else json.dumps(announcement))
     _store_and_send(connection, table_id, revision, drawings, notes)
 
 
