@@ -26,10 +26,7 @@ def translations() -> NullTranslations:
     """The current app context's translations (asked of Flask-Babel once per context)."""
     if not has_app_context():
         return _NOTHING
-    found = g.get("kt_translations")
-    if found is None:
-        found = g.kt_translations = flask_babel.get_translations()
-    return found
+    return _once_per_context("kt_translations", flask_babel.get_translations)
 
 
 def current_language() -> str:
@@ -37,9 +34,18 @@ def current_language() -> str:
     context); outside one, the message ids' German."""
     if not has_app_context():
         return language(None, None)
-    found = g.get("kt_language")
+    return _once_per_context("kt_language", lambda: str(flask_babel.get_locale()))
+
+
+def _once_per_context(name: str, make):
+    """``make()``, kept in the app context's ``g`` under ``name``. Read from ``g`` itself: each
+    attribute read through the ``g`` proxy looks the context up again (≈ 4 µs), and a drawing
+    translates some hundred strings."""
+    kept = g._get_current_object()
+    found = getattr(kept, name, None)
     if found is None:
-        found = g.kt_language = str(flask_babel.get_locale())
+        found = make()
+        setattr(kept, name, found)
     return found
 
 
@@ -60,8 +66,11 @@ def lazy_gettext(string: str, **variables) -> LazyString:
 
 def init_app(app: Flask) -> None:
     """The templates' ``_``, ``gettext`` and ``ngettext`` (after Flask-Babel's ``init_app``,
-    which installed its own)."""
-    app.jinja_env.install_gettext_callables(
+    which installed its own). ``_`` is ``gettext`` itself: Jinja's ``_`` looks ``gettext`` up
+    in the template's context at every call, which no template here overrides."""
+    environment = app.jinja_env
+    environment.install_gettext_callables(
         gettext=lambda string: translations().ugettext(string),
         ngettext=lambda singular, plural, num: translations().ungettext(singular, plural, num),
         newstyle=True)
+    environment.globals["_"] = environment.globals["gettext"]

@@ -51,10 +51,13 @@ class Citation(NamedTuple):
     decision_href: str
 
 
+@bp.app_template_global("rule_why")
 def why(game: str, key: str) -> Citation | None:
     """The rule behind a step (``"step:<kind>"``) or a refusal (its code) of ``game``:
     its sentences in this language, and links to them on the game's rule page (every
-    step's controls show one: looked up once per game, key and language)."""
+    step's controls show one: looked up once per game, key and language). A template
+    global, ``rule_why``, so that the macro of "Warum?" is imported without a context
+    (its module made once, not at every drawing)."""
     return _why(game, key, current_language())
 
 
@@ -71,11 +74,8 @@ def _why(game: str, key: str, _language: str) -> Citation | None:
         decision_href=url_for("rulebook.game_page", game=game, _anchor=f"decision-{entry.decision}"))
 
 
+@bp.app_template_global()
 def rules_href(game: str) -> str | None:
     """The address of ``game``'s rule page, None if the app has no rules for it."""
     return url_for("rulebook.game_page", game=game) if game in SOURCES else None
 
-
-@bp.app_context_processor
-def rule_helpers() -> dict:
-    return {"rule_why": why, "rules_href": rules_href}
