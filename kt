@@ -131,9 +131,12 @@ cmd_screenshots() {
 cmd_test_postgres() {
     setup
     ensure_chromium
+    # What ./kt test already ran in full, again at half its count (the fuzz inputs, the
+    # SIGKILLs); the browser tests of how pages look draw the same HTML on any database.
     say "Running the web tests on PostgreSQL (a throwaway database each) served by gunicorn -w 2"
     KT_TEST_DB=postgres KT_TEST_SERVER=gunicorn KT_REQUIRE_POSTGRES=1 \
-        run_pytest -n 2 tests --ignore=tests/engine "$@"
+        KT_FUZZ_SCALE="${KT_FUZZ_SCALE:-0.5}" KT_CRASH_KILLS="${KT_CRASH_KILLS:-50}" \
+        run_pytest -n 2 tests --ignore=tests/engine -m "not presentation" "$@"
 }
 
 cmd_backup() {
@@ -157,7 +160,9 @@ Usage: ./kt COMMAND [ARGS]
   test [ARGS]           set up, install Chromium if missing, run every test
                         (pytest -n 2 tests ARGS)
   test-postgres [ARGS]  the web tests again on PostgreSQL ($KT_TEST_POSTGRES_URL,
-                        default postgresql://postgres@127.0.0.1:5432/postgres) + gunicorn
+                        default postgresql://postgres@127.0.0.1:5432/postgres) + gunicorn;
+                        fuzz inputs and SIGKILLs at half the count, the browser
+                        tests of how pages look (marked presentation) left out
   screenshots [ARGS]    the browser tests, writing their screenshots to docs/screenshots/
                         (./kt test takes them too, but writes nothing)
   backup [FILE]         a consistent copy of the database while the server runs

@@ -43,7 +43,6 @@ import signal
 import sqlite3
 import threading
 from dataclasses import dataclass, field, replace
-from urllib.parse import parse_qs
 
 import sqlalchemy as sa
 from cachetools import LRUCache
@@ -336,8 +335,8 @@ class Sync:
         return args["table_id"] if endpoint == ENDPOINT else None
 
     def _answer_environ(self, table_id: str, environ) -> Answer | None:
-        query = {name: values[0] for name, values in parse_qs(environ.get("QUERY_STRING", "")).items()}
-        cookies = _cookies(environ.get("HTTP_COOKIE", ""))
+        request = Request(environ)   # the query and cookies read as Flask's view reads them
+        query, cookies = request.args.to_dict(), request.cookies
         return self.answer(table_id, query, self.token_of(cookies.get(self._cookie), table_id),
                            language(query.get("lang"), cookies.get(LANGUAGE_COOKIE)),
                            _gzip_accepted(environ.get("HTTP_ACCEPT_ENCODING", "")))
@@ -517,12 +516,6 @@ def release_holds_on_sigterm(app: Flask) -> None:
 
 
 @functools.lru_cache(maxsize=COOKIES_KEPT)
-def _cookies(header: str):
-    """A ``Cookie`` header's cookies, read as Flask reads them (werkzeug's ``Request``:
-    ``werkzeug.http.parse_cookie`` alone fails on bytes that are not UTF-8)."""
-    return Request({"HTTP_COOKIE": header}).cookies
-
-
 @functools.lru_cache(maxsize=ENCODINGS_KEPT)
 def _gzip_accepted(header: str) -> bool:
     return parse_accept_header(header)["gzip"] > 0

@@ -9,6 +9,8 @@ import pytest
 
 from pages_tour import report, tour
 
+pytestmark = pytest.mark.presentation  # the same HTML on any database: ./kt test-postgres leaves it out
+
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")
 MIN_TARGET_PX = 44

@@ -21,6 +21,8 @@ from babel.messages.pofile import read_po
 
 from pages_tour import report, tour
 
+pytestmark = pytest.mark.presentation  # the same HTML on any database: ./kt test-postgres leaves it out
+
 REPO = Path(__file__).resolve().parents[2]
 BABEL_CFG = REPO / "babel.cfg"
 ENGLISH_PO = REPO / "translations" / "en" / "LC_MESSAGES" / "messages.po"

@@ -14,6 +14,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from console import watch_console  # noqa: E402
 from pages_tour import create_table, visit  # noqa: E402
 
+pytestmark = pytest.mark.presentation  # the same HTML on any database: ./kt test-postgres leaves it out
+
 NAMES = ("Anna", "Ben", "Carla", "Dora", "Emil")
 BIG_QR = 280         # px: the QR code while the table needs players, and for a watching phone
 SCANNABLE_QR = 160   # px: the least the smaller QR code may be (on a Pixel 7 about 2.5 cm)

@@ -1,7 +1,11 @@
 """The start page's screenshot for the README, at phone size (``./kt screenshots`` writes it)."""
 from __future__ import annotations
 
+import pytest
+
 from shots import png_size, shoot
+
+pytestmark = pytest.mark.presentation  # the same HTML on any database: ./kt test-postgres leaves it out
 
 
 def test_start_page_screenshot(phone):

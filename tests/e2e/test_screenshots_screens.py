@@ -3,8 +3,12 @@
 writes them to docs/screenshots/). The start page is test_screenshots.py's."""
 from __future__ import annotations
 
+import pytest
+
 from pages_tour import tour
 from shots import shoot
+
+pytestmark = pytest.mark.presentation  # the same HTML on any database: ./kt test-postgres leaves it out
 
 LIGHT = ("lobby", "join", "gleich-und-gleich-play", "cubirds-flock", "gemeinsame-sache-act", "cubirds-over",
          "play-viewer")

@@ -106,12 +106,13 @@ def mutated_query(target: str, draw) -> str:
 
 
 def holds(target: str, revision: int) -> bool:
-    """Whether the sync poll would be held open (20 s) for this query: not sent."""
+    """Whether the sync poll would be held open (20 s) for this query: not sent. The
+    server reads the first value of each name (``request.args.to_dict()``)."""
     path, _, query = target.partition("?")
     first = {}
     for name, value in parse_qsl(query, keep_blank_values=True):
-        first.setdefault(name, []).append(value)
-    return path.endswith("/sync") and first.get("hold") == ["1"] and first.get("rev", [""])[0] == str(revision)
+        first.setdefault(name, value)
+    return path.endswith("/sync") and first.get("hold") == "1" and first.get("rev") == str(revision)
 
 
 @pytest.mark.parametrize("kind, at", [("gleich-und-gleich", 12), ("cubirds", 9), ("gemeinsame-sache", 10)])

@@ -1,6 +1,6 @@
 """Random complete games (engine/birds/randomplay.py), checked after every event.
 
-BIRD_GAMES (default 2000) sets the number of games per configuration.
+BIRD_GAMES (default 1000) sets the number of games per configuration.
 """
 import os
 from collections import Counter
@@ -10,7 +10,7 @@ import pytest
 from engine import IllegalEvent, new_game
 from engine.birds.randomplay import play_random_game
 
-GAMES = int(os.environ.get("BIRD_GAMES", "2000"))
+GAMES = int(os.environ.get("BIRD_GAMES", "1000"))
 CONFIGS = [
     ("gleich-und-gleich", {}), ("gleich-und-gleich", {"rarer_faces": True}),
     ("gleich-und-gleich", {"fast": True}), ("cubirds", {}),
