@@ -43,6 +43,7 @@ import signal
 import sqlite3
 import threading
 from dataclasses import dataclass, field, replace
+from urllib.parse import parse_qsl
 
 import sqlalchemy as sa
 from cachetools import LRUCache
@@ -335,8 +336,8 @@ class Sync:
         return args["table_id"] if endpoint == ENDPOINT else None
 
     def _answer_environ(self, table_id: str, environ) -> Answer | None:
-        request = Request(environ)   # the query and cookies read as Flask's view reads them
-        query, cookies = request.args.to_dict(), request.cookies
+        query = _first_values(environ.get("QUERY_STRING", ""))
+        cookies = _cookies(environ.get("HTTP_COOKIE", ""))
         return self.answer(table_id, query, self.token_of(cookies.get(self._cookie), table_id),
                            language(query.get("lang"), cookies.get(LANGUAGE_COOKIE)),
                            _gzip_accepted(environ.get("HTTP_ACCEPT_ENCODING", "")))
@@ -515,7 +516,22 @@ def release_holds_on_sigterm(app: Flask) -> None:
     signal.signal(signal.SIGTERM, on_sigterm)
 
 
+def _first_values(query_string: str) -> dict[str, str]:
+    """A query's first value of each name, blanks kept: what Flask's view reads with
+    ``request.args.to_dict()`` (so that ``hold=&hold=1`` asks for no hold there either)."""
+    first: dict[str, str] = {}
+    for name, value in parse_qsl(query_string, keep_blank_values=True):
+        first.setdefault(name, value)
+    return first
+
+
 @functools.lru_cache(maxsize=COOKIES_KEPT)
+def _cookies(header: str):
+    """A ``Cookie`` header's cookies, read as Flask reads them (werkzeug's ``Request``:
+    ``werkzeug.http.parse_cookie`` alone fails on bytes that are not UTF-8)."""
+    return Request({"HTTP_COOKIE": header}).cookies
+
+
 @functools.lru_cache(maxsize=ENCODINGS_KEPT)
 def _gzip_accepted(header: str) -> bool:
     return parse_accept_header(header)["gzip"] > 0

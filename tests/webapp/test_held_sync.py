@@ -310,7 +310,6 @@ def test_polls_without_hold_are_never_held(app, client, new_table):
     assert time.monotonic() - started < HOLD_SECONDS / 2
 
 
-
 def test_a_poll_reads_its_query_as_flasks_views_do(app, client, new_table):
     """Of a name given twice the first value counts, a blank one too (werkzeug's
     ``request.args``): ``hold=&hold=1`` asks for no hold."""
@@ -319,6 +318,7 @@ def test_a_poll_reads_its_query_as_flasks_views_do(app, client, new_table):
     answer = client.get(f"/t/{table.id}/sync?rev={revision_of(app, table.id)}&phase=play&hold=&hold=1")
     assert answer.status_code == 204
     assert time.monotonic() - started < HOLD_SECONDS / 2
+
 
 def started_table_of_three(client) -> TableAtHand:
     made = client.post("/api/tables", json={"game": "gleich-und-gleich", "options": {}, "name": "Anna"}).json
