@@ -27,7 +27,7 @@ from .i18n import current_language
 
 BIRDS, RUMMY = "birds/_macros.html", "rummy/_cards.html"
 # The macros that draw from their arguments alone (and ``_``), safe to keep by them, and their templates.
-KEPT = {**dict.fromkeys(("cards", "row_line", "player", "known_line"), BIRDS),
+KEPT = {**dict.fromkeys(("cards", "row_line", "player", "collection", "known_line"), BIRDS),
         **dict.fromkeys(("side", "figures", "discard_pile"), RUMMY)}
 KEPT_BYTES = 8 * 2**20  # per process
 
