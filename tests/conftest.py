@@ -225,6 +225,18 @@ def _wait_until_serving(url: str, process: subprocess.Popen | None = None) -> No
     raise RuntimeError(f"the test server did not answer at {url} within {SERVER_START_TIMEOUT:.0f} s")
 
 
+def _quiet_request_handler():
+    """werkzeug's request handler without its line per request: a held poll's line could be
+    written after the test that sent it ended, into that test's closed captured stream."""
+    from werkzeug.serving import WSGIRequestHandler
+
+    class QuietRequestHandler(WSGIRequestHandler):
+        def log_request(self, code="-", size="-") -> None:
+            pass
+
+    return QuietRequestHandler
+
+
 @contextlib.contextmanager
 def _thread_server(database_url: str) -> Iterator[LiveServer]:
     from werkzeug.serving import make_server
@@ -234,7 +246,7 @@ def _thread_server(database_url: str) -> Iterator[LiveServer]:
     # A thread per request, as many as asked for: hold sync polls as gunicorn does (KT_SYNC_HOLDS).
     app = create_app(app_test_config(database_url, WTF_CSRF_ENABLED=True, SYNC_HOLDS=200))
     migrate_database(app)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_quiet_request_handler())
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:

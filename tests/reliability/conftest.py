@@ -3,7 +3,6 @@ reliability tests, and the fuzz tests' wire and ledgers (fuzzing.py)."""
 from __future__ import annotations
 
 import importlib.util
-import logging
 import sys
 from pathlib import Path
 
@@ -31,19 +30,14 @@ def wire(live_server):
 
 @pytest.fixture
 def ledger_for(live_server):
-    """``ledger_for([table ids])``: a Ledger of the live server's database (closed
-    afterwards). Meanwhile the threaded live server logs no line per request (thousands)."""
+    """``ledger_for([table ids])``: a Ledger of the live server's database (closed afterwards)."""
     made = []
-    requests_log = logging.getLogger("werkzeug")
-    level = requests_log.level
-    requests_log.setLevel(logging.WARNING)
 
     def make(tables) -> Ledger:
         made.append(Ledger(live_server.database_url, list(tables)))
         return made[-1]
 
     yield make
-    requests_log.setLevel(level)
     for ledger in made:
         ledger.close()
 
