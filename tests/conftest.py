@@ -39,6 +39,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from werkzeug.serving import WSGIRequestHandler
 
 REPO = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
@@ -225,16 +226,12 @@ def _wait_until_serving(url: str, process: subprocess.Popen | None = None) -> No
     raise RuntimeError(f"the test server did not answer at {url} within {SERVER_START_TIMEOUT:.0f} s")
 
 
-def _quiet_request_handler():
+class _QuietRequestHandler(WSGIRequestHandler):
     """werkzeug's request handler without its line per request: a held poll's line could be
     written after the test that sent it ended, into that test's closed captured stream."""
-    from werkzeug.serving import WSGIRequestHandler
 
-    class QuietRequestHandler(WSGIRequestHandler):
-        def log_request(self, code="-", size="-") -> None:
-            pass
-
-    return QuietRequestHandler
+    def log_request(self, code="-", size="-") -> None:
+        pass
 
 
 @contextlib.contextmanager
@@ -246,7 +243,7 @@ def _thread_server(database_url: str) -> Iterator[LiveServer]:
     # A thread per request, as many as asked for: hold sync polls as gunicorn does (KT_SYNC_HOLDS).
     app = create_app(app_test_config(database_url, WTF_CSRF_ENABLED=True, SYNC_HOLDS=200))
     migrate_database(app)
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_quiet_request_handler())
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_QuietRequestHandler)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:
