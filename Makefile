@@ -6,7 +6,7 @@ $(KT_COMMANDS):
 	./kt $@
 
 # Benchmarks (not tests): engine, server under load (SQLite and PostgreSQL), browser;
-# writes docs/performance.md and bench/results.json. About 16 minutes at 10 and 100 tables (python -m bench --tables 10,100), more with 300. From a clean
+# writes docs/performance.md and bench/results.json. About 25 minutes (10, 100 and 300 tables; 100 tables run three times), 20 with --tables 10,100. From a clean
 # clone: ./kt setup-browser makes the venv (with the test tools) and installs Chromium for
 # the browser part, then the bench extra on top.
 .PHONY: bench

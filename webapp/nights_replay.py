@@ -173,7 +173,7 @@ def replay_context(table: Table, centre: bool) -> dict:
         awaiting = game.awaiting
         context = {
             "table": table, "seat": None, "screen": screen, "game_title": title(table.game),
-            "state": game.state(), "awaiting": awaiting, "outcome": game.outcome(),
+            "awaiting": awaiting, "outcome": game.outcome(),
             "turn_name": table.players[awaiting.player] if awaiting and awaiting.player is not None else None,
             "log": [(Step(step, "event"), sentences[step - 1])] if step else [],
             "key": "", "step": step, "total": len(replay.events), "centre": centre,

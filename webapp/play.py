@@ -213,14 +213,11 @@ def _context(table: Table, perspective: Perspective | None, values, error: Refus
     with store.game_at(table) as loaded:
         game = loaded.game
         awaiting = game.awaiting
-        legal = game.legal_choices() if awaiting and perspective else {}
         context = {
             "table": table, "seat": perspective, "screen": screen, "game_title": title(table.game),
-            "state": game.state(), "awaiting": awaiting,
+            "awaiting": awaiting,
             "turn_name": table.players[awaiting.player] if awaiting and awaiting.player is not None else None,
             "outcome": game.outcome(), "can_undo": bool(game.events),
-            "choices": screen.choices(legal), "legal_choices": legal,
-            "event_template": screen.event_template(game),
             "entry_url": url_for("play.enter_event", table_id=table.id),
             "controls_url": url_for("play.controls", table_id=table.id),
         }

@@ -8,8 +8,10 @@ the other processes find the drawing here instead of drawing it once more. So a
 change costs one drawing per perspective, however many processes serve its phones.
 
 One row per table, language, perspective and view holds the newest drawing
-(gzipped); a table's rows go with it. SQLite runs in one process: there the
-drawings in its memory are all there are, and nothing is stored.
+(gzipped); a table's rows go with it. The table is a cache: unlogged, so storing a
+drawing writes no log and its commit waits for no disk (after a crash it is empty,
+and the processes draw what they do not find). SQLite runs in one process: there
+the drawings in its memory are all there are, and nothing is stored.
 
 A change is stored and announced by one statement (``publish``): its drawings go
 into the table, and its notes out on ``CHANNEL`` when that commits, so a process
@@ -18,7 +20,9 @@ drawing that fits into a note (PostgreSQL takes up to 8,000 bytes), base64 of it
 gzip, which a process keeps if its phones asked for that drawing — no fetch —; then
 the announcement, with a digest of the table's seats, so that a process that read
 the same seats at an earlier revision need not read them again, and the entry that
-made the change, so that a process need not read it for its log or its replay.
+made the change, so that a process need not read it for its log or its replay. Every
+note begins with its sender (``note_prefix``): the process that sent it hears it back
+and passes over it unread.
 """
 from __future__ import annotations
 
@@ -93,19 +97,30 @@ def store(connection: sa.Connection, key: dict, revision: int, gzipped: bytes) -
 
 
 def publish(connection: sa.Connection, table_id: str, revision: int, seats: str | None,
-            drawings: list[tuple[dict, bytes]], entry: LogEntry | None = None) -> None:
+            drawings: list[tuple[dict, bytes]], entry: LogEntry | None = None, sender: str = "") -> None:
     """Store the table's ``drawings`` at ``revision`` (row key, gzip) and tell every
-    process's watch that the table is at ``revision`` now, whose seats have the
-    digest ``seats`` (None: not known), and the ``entry`` that moved it there, if
-    the change was an entry (left out where it would not fit the note)."""
-    notes = [note for row, gzipped in drawings
-             if len(note := json.dumps({**row, "revision": revision,
+    process's watch that the table is at ``revision`` now (``notes``)."""
+    _store_and_send(connection, table_id, revision, drawings, notes(table_id, revision, seats, drawings, entry, sender))
+
+
+def notes(table_id: str, revision: int, seats: str | None, drawings: list[tuple[dict, bytes]],
+          entry: LogEntry | None = None, sender: str = "") -> list[str]:
+    """The notes of a change, signed by ``sender`` (``note_prefix``): the ``drawings`` that
+    fit one, then the announcement that the table is at ``revision`` now, whose seats have
+    the digest ``seats`` (None: not known), with the ``entry`` that moved it there if the
+    change was one (left out where it would not fit the note)."""
+    found = [note for row, gzipped in drawings
+             if len(note := json.dumps({"from": sender, **row, "revision": revision,
                                          "gzipped": base64.b64encode(gzipped).decode()})) <= NOTE_BYTES]
-    announcement = {"table_id": table_id, "revision": revision, "seats": seats}
+    announcement = {"from": sender, "table_id": table_id, "revision": revision, "seats": seats}
     with_entry = json.dumps(announcement | {"entry": entry}) if entry is not None else None
     fits = with_entry is not None and len(with_entry) <= NOTE_BYTES
-    notes.append(with_entry if fits else json.dumps(announcement))
-    _store_and_send(connection, table_id, revision, drawings, notes)
+    return found + [with_entry if fits else json.dumps(announcement)]
+
+
+def note_prefix(sender: str) -> str:
+    """How every note of ``sender`` (a process's token of letters and digits) begins: its JSON's first key."""
+    return json.dumps({"from": sender})[:-1]
 
 
 def _store_and_send(connection: sa.Connection, table_id: str, revision: int, drawings: list[tuple[dict, bytes]],
@@ -120,8 +135,9 @@ def _store_and_send(connection: sa.Connection, table_id: str, revision: int, dra
 def read_note(payload: str) -> dict:
     """A note of ``publish``: ``table_id``, ``revision`` and either ``seats`` (the
     announcement, with its ``entry`` if it had one) or a drawing's row key and its
-    ``gzipped`` (decoded)."""
+    ``gzipped`` (decoded); not its sender."""
     note = json.loads(payload)
+    note.pop("from", None)
     if "gzipped" in note:
         note["gzipped"] = base64.b64decode(note["gzipped"])
     if "entry" in note:

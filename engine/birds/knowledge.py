@@ -9,10 +9,13 @@ must be one of them.
 """
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Callable
 
 from ..errors import IllegalEvent
 from .rules import Ruleset
+
+# A refusal, made only where it is raised: a screen asks ``hand_allows`` of every count of every species.
+Refusal = Callable[[], IllegalEvent]
 
 
 def add_counts(counts: tuple, cards, index: dict, sign: int = 1) -> tuple:
@@ -25,16 +28,17 @@ def add_counts(counts: tuple, cards, index: dict, sign: int = 1) -> tuple:
 
 def check_hidden(hidden: tuple, cards: list | tuple, ruleset: Ruleset) -> None:
     """Refuse cards of which no hidden copy is left (e.g. a ninth Queen)."""
-    refusal = _hidden_refusal(hidden, cards, ruleset)
-    if refusal:
-        raise refusal
+    refused = _hidden_refusal(hidden, cards, ruleset)
+    if refused:
+        raise refused()
 
 
-def _hidden_refusal(hidden: tuple, cards, ruleset: Ruleset) -> IllegalEvent | None:
+def _hidden_refusal(hidden: tuple, cards, ruleset: Ruleset) -> Refusal | None:
+    """The refusal of ``check_hidden``, or None."""
     for card in set(cards):
         n, left = cards.count(card), hidden[ruleset.card_index[card]]
         if n > left:
-            return IllegalEvent(
+            return lambda: IllegalEvent(
                 "card-exhausted", "{card} kann nicht sein: von {total} Karten {label} ist nur noch {left} verdeckt",
                 {"card": card, "label": ruleset.card_labels[card], "total": ruleset.card_counts[card], "left": left})
     return None
@@ -54,58 +58,64 @@ def hand_extra(cards: list, species_id: str, known: tuple, hand_size: int, void:
     unranked ones do, and the known cards that were shown unranked. Known cards
     are matched to entered ranks first: that asks least of the hidden cards, so a
     possible entry is never refused."""
-    result, refusal = _hand(cards, species_id, known, hand_size, void, hidden, ruleset, verb)
-    if refusal:
-        raise refusal
+    result, refused = _hand(cards, species_id, known, hand_size, void, hidden, ruleset, verb)
+    if refused:
+        raise refused()
     return result
 
 
 def hand_allows(cards: list, species_id: str, known: tuple, hand_size: int, void: frozenset,
                 hidden: tuple, ruleset: Ruleset) -> bool:
-    """Whether ``hand_extra`` would accept ``cards`` (without raising)."""
+    """Whether ``hand_extra`` would accept ``cards`` (without raising; a screen asks this
+    for every count of every species, so no refusal is worded here)."""
     return _hand(cards, species_id, known, hand_size, void, hidden, ruleset, "")[1] is None
 
 
 def _hand(cards, species_id, known, hand_size, void, hidden, ruleset, verb) -> tuple:
     """``(result, None)`` or ``(None, the refusal)`` of ``hand_extra``."""
     unranked_ids = ruleset.unranked
-    unranked = sum(1 for card in cards if card in unranked_ids)
-    extra = Counter(card for card in cards if card not in unranked_ids)
+    unranked = 0
+    extra: dict[str, int] = {}  # ranked cards entered, by card, not yet matched to a known one
+    for card in cards:
+        if card in unranked_ids:
+            unranked += 1
+        else:
+            extra[card] = extra.get(card, 0) + 1
     known_unranked = []
     for card in known:
         if ruleset.species_of[card] != species_id:
             continue
-        if extra[card] > 0:
+        if extra.get(card, 0) > 0:
             extra[card] -= 1
         elif len(known_unranked) < unranked:
             known_unranked.append(card)
         else:
-            return None, IllegalEvent("must-include-known",
-                          "Du musst alle Karten der Art {species} {verb}: du hast {card} geschnappt",
-                          {"species": ruleset.species_label(species_id), "verb": verb,
-                           "card": ruleset.card_accusative[card]})
-    extra_cards = list(extra.elements())
+            return None, lambda: IllegalEvent(
+                "must-include-known", "Du musst alle Karten der Art {species} {verb}: du hast {card} geschnappt",
+                {"species": ruleset.species_label(species_id), "verb": verb, "card": ruleset.card_accusative[card]})
+    extra_cards = [card for card, count in extra.items() for _ in range(count)]
     extra_unranked = unranked - len(known_unranked)
     from_unknown = len(extra_cards) + extra_unranked
     if not from_unknown:
         return (extra_cards, 0, known_unranked), None
     unknown = hand_size - len(known)
     if from_unknown > unknown:
-        return None, IllegalEvent("not-in-hand",
-                      "So viele Karten hat die Hand nicht: {n} Karten der Art {species}, "
-                      "aber nur {unknown} unbekannte Handkarten",
-                      {"n": len(cards), "species": ruleset.species_label(species_id), "unknown": unknown})
+        return None, lambda: IllegalEvent(
+            "not-in-hand", "So viele Karten hat die Hand nicht: {n} Karten der Art {species}, "
+                           "aber nur {unknown} unbekannte Handkarten",
+            {"n": len(cards), "species": ruleset.species_label(species_id), "unknown": unknown})
     if species_id in void:
-        return None, IllegalEvent("species-gone",
-                      "Die Hand kann keine weitere Karte der Art {species} haben: "
-                      "sie hat diese Art schon abgegeben und seitdem nicht gezogen",
-                      {"species": ruleset.species_label(species_id)})
-    refusal = _hidden_refusal(hidden, extra_cards, ruleset)
-    if refusal:
-        return None, refusal
+        return None, lambda: IllegalEvent(
+            "species-gone", "Die Hand kann keine weitere Karte der Art {species} haben: "
+                            "sie hat diese Art schon abgegeben und seitdem nicht gezogen",
+            {"species": ruleset.species_label(species_id)})
+    refused = _hidden_refusal(hidden, extra_cards, ruleset)
+    if refused:
+        return None, refused
     left = sum(hidden[ruleset.card_index[card]] for card in ruleset.by_id[species_id].cards) - len(extra_cards)
     if extra_unranked > left:
-        return None, IllegalEvent("species-exhausted",
-                      "So viele Karten der Art {species} kann die Hand nicht haben: nur noch {left} sind verdeckt",
-                      {"species": ruleset.species_label(species_id), "left": left})
+        return None, lambda: IllegalEvent(
+            "species-exhausted",
+            "So viele Karten der Art {species} kann die Hand nicht haben: nur noch {left} sind verdeckt",
+            {"species": ruleset.species_label(species_id), "left": left})
     return (extra_cards, extra_unranked, known_unranked), None

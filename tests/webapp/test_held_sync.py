@@ -481,6 +481,36 @@ def test_postgres_stores_every_drawing_and_sends_those_that_fit_a_note(postgres_
         _dispose_engines(app)
 
 
+@pytest.mark.postgres
+def test_postgres_keeps_the_drawings_out_of_its_write_ahead_log(postgres_url):
+    """The drawings are a cache that any process draws again where it finds none: unlogged,
+    so storing them writes no log and the statement that sends the notes waits for no disk."""
+    app = create_app(app_test_config(postgres_url))
+    migrate_database(app)
+    try:
+        with app.app_context():
+            persistence = db.session.execute(
+                sa.text("SELECT relpersistence FROM pg_class WHERE relname = 'drawings'")).scalar_one()
+        assert persistence == "u"
+    finally:
+        _dispose_engines(app)
+
+
+def test_a_process_passes_over_its_own_notes_unread(app, monkeypatch):
+    """A process hears the notes it sent back (LISTEN hears every NOTIFY) and knows their
+    news already: they are passed over before they are read; another process's are read."""
+    sync = app.extensions["sync"]
+    read = []
+    monkeypatch.setattr(shared_drawings, "read_note",
+                        lambda payload, read_note=shared_drawings.read_note: read.append(payload) or read_note(payload))
+    drawing = [(shared_drawings.row_key("t1", "de", None, None), b"drawn")]
+    own = shared_drawings.notes("t1", 3, "digest", drawing, sender=sync.sender)
+    # a worker forked from the same app: the same token, another process id (one digit longer, say)
+    other = shared_drawings.notes("t1", 3, "digest", drawing, sender=sync.sender + "0")
+    assert len(own) == 2 and [sync._heard(note) for note in own] == [None, None] and read == []
+    assert [sync._heard(note) for note in other] == [None, ("t1", 3)] and read == other
+
+
 def test_an_entry_is_answered_and_its_phones_woken_when_drawing_ahead_fails(app, client, new_table, monkeypatch):
     """The change is committed: a failing drawing must not turn its answer into an error."""
     table = new_table()

@@ -86,8 +86,12 @@ class Screen:
         """Extra template context of a game's own screen, for the phones of one
         perspective (``seat``; None: watching); ``values``: the request's query or
         form, e.g. a selection kept across taps; ``around``: for a finished game of a
-        screen with ``earlier_games``, the games around it. None here."""
-        return {}
+        screen with ``earlier_games``, the games around it. Here (a game without a screen of
+        its own): the public state, and for a seated phone the engine's legal choices, their
+        complete events as buttons and a start for the JSON field."""
+        legal = game.legal_choices() if game.awaiting and seat else {}
+        return {"state": game.state(), "legal_choices": legal, "choices": self.choices(legal),
+                "event_template": self.event_template(game)}
 
     def perspective(self, seat) -> Perspective | None:
         """The perspective of a phone holding ``seat`` (None: watching): phones with
