@@ -87,7 +87,10 @@ def _server(run: dict) -> str:
 
 
 def _median_line(values: list[float], unit: str = "", digits: int = 1) -> str:
-    """The median of ``values``, with their range where there are several: "2.9× (2.7–3.1×)"."""
+    """The median of ``values``, with their range where there are several: "2.9× (2.7–3.1×)"
+    ("–" for none, e.g. a floor that delivered nothing to divide by)."""
+    if not values:
+        return "–"
     median = f"{statistics.median(values):.{digits}f}{unit}"
     if len(values) < 2:
         return median
