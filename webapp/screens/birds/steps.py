@@ -44,10 +44,13 @@ class PadLine:
 
 @dataclass
 class Pad:
-    """A count pad: ``lines`` per species; ``more``/``less`` page through longer counts."""
+    """A count pad: ``lines`` per species; ``more``/``less`` page through longer counts.
+    ``spoken`` names a cell for a screen reader: a %-format of its count ``n`` and its
+    ``card`` (or species), translated once for all the pad's cells."""
 
     lines: list[PadLine]
     kind: str                          # "cards" (a cell per card and count) or "flock"
+    spoken: str
     more: Tap | None = None
     less: Tap | None = None
 
@@ -97,7 +100,7 @@ class Steps:
 
     def pad(self, lines: list[PadLine], kind: str, more: bool, **params) -> Pad:
         page = self.page()
-        return Pad(lines, kind,
+        return Pad(lines, kind, _("%(n)s × %(card)s"),
                    more=Tap(_("größere Anzahlen") + " ▸", params=self.sel.params(more=page + 1, **params),
                             value="more") if more else None,
                    less=Tap("◂ " + _("kleinere Anzahlen"), params=self.sel.params(more=page - 1 or None, **params),
