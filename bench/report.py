@@ -86,6 +86,11 @@ def _server(run: dict) -> str:
     return f"{code}, run {run['run'] + 1}" if run.get("run") else code
 
 
+def _point(run: dict) -> tuple:
+    """Where a load run stands: its size, database and run; a floor run pairs with the app's of the same point."""
+    return run["tables"], run["database"], run.get("run", 0)
+
+
 def _median_line(values: list[float], unit: str = "", digits: int = 1) -> str:
     """The median of ``values``, with their range where there are several: "2.9× (2.7–3.1×)"
     ("–" for none, e.g. a floor that delivered nothing to divide by)."""
@@ -115,9 +120,9 @@ def _load(runs: list[dict], before: str | None = None) -> list[str]:
              "| tables (phones) | server | db | req/s | entry | propagation | ×floor p95 | tap to phones "
              "| CPU ms per change | ×floor | server CPU | errors | holds ran out | load avg |",
              "|---:|---|---|---:|---|---|---:|---|---:|---:|---:|---:|---:|---:|"]
-    floors = {(run["tables"], run["database"], run.get("run", 0)): run for run in runs if run.get("code") == "floor"}
+    floors = {_point(run): run for run in runs if run.get("code") == "floor"}
     for run in runs:
-        base = floors.get((run["tables"], run["database"], run.get("run", 0)), {})
+        base = floors.get(_point(run), {})
         lines.append(
             f"| {run['tables']} ({run['phones']}) | {_server(run)} | {run['database']} | "
             f"{run['requests_per_second']} | {_p(run['entry'])} | {_p(run['sync'])} | "
@@ -137,7 +142,7 @@ def _verdicts(runs: list[dict], floors: dict) -> list[str]:
     floor's run beside it: the median of the runs' figures, errors in every run."""
     paired = defaultdict(list)
     for run in runs:
-        base = floors.get((run["tables"], run["database"], run.get("run", 0)))
+        base = floors.get(_point(run))
         if run.get("code") == "after" and base is not None:
             paired[run["tables"], run["database"]].append((run, base))
     lines = []

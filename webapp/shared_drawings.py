@@ -27,6 +27,7 @@ and passes over it unread.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 
 import sqlalchemy as sa
@@ -118,6 +119,7 @@ def notes(table_id: str, revision: int, seats: str | None, drawings: list[tuple[
     return found + [with_entry if fits else json.dumps(announcement)]
 
 
+@functools.lru_cache(maxsize=8)  # asked for every note heard, with the one sender of its process
 def note_prefix(sender: str) -> str:
     """How every note of ``sender`` (a process's token of letters and digits) begins: its JSON's first key."""
     return json.dumps({"from": sender})[:-1]
