@@ -8,8 +8,9 @@ nobody meant.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
-from urllib.parse import urlencode
+from urllib.parse import quote_plus, urlencode
 
 from ...i18n import gettext as _
 
@@ -31,7 +32,12 @@ class Tap:
 
     @property
     def query(self) -> str:
-        return urlencode(self.params)
+        return urlencode(self.params, quote_via=_quoted)
+
+
+@functools.lru_cache(maxsize=4096)  # a pad's taps share their names and most values: quoted once each
+def _quoted(text: str, safe: str = "", encoding: str | None = None, errors: str | None = None) -> str:
+    return quote_plus(text, safe, encoding, errors)
 
 
 class Selection:
