@@ -23,16 +23,20 @@ def _body() -> dict:
     return data
 
 
+def _bearer_token() -> str:
+    """The request's bearer token (401 without one)."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        abort(401)
+    return token.strip()
+
+
 def _authorised(table_id: str) -> tuple[Table, Seat]:
     """The table and the seat of the bearer token: 401 without a token; 403 for
     a token that holds no seat anywhere (a wrong, replaced or removed one); 404
     for an unknown table and, word for word the same, for the token of a seat at
     another table (a seat acts only at its own table and learns nothing of others)."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        abort(401)
-    seat = store.seat_of_token(token.strip())
+    seat = store.seat_of_token(_bearer_token())
     if seat is not None and seat.table_id == table_id:
         return seat.table, seat
     store.get_table(table_id)  # 404 for an unknown table
@@ -107,11 +111,29 @@ def start(table_id: str):
 
 @bp.post("/tables/<table_id>/events")
 def events(table_id: str):
+    """An entry: by a seat known here from its last entry without reading it (``store.submit_known``),
+    else, or where that cannot settle it, with the seat and the table read."""
+    known = store.known_seat(_bearer_token(), table_id)
+    answer = _entered_by_known(table_id, known) if known is not None else None
+    if answer is not None:
+        return jsonify(answer)
     _table, seat = _authorised(table_id)
     data = _body()
     if "event" not in data:
         raise Refusal(400, "missing-event", _l("Das Feld „event“ fehlt"))
     return jsonify(store.submit(table_id, seat, data["event"], data.get("version"), data.get("key")))
+
+
+def _entered_by_known(table_id: str, known: store.KnownSeat) -> dict | None:
+    """The answer to an entry by a known seat, or None where only the reads can tell (a
+    refusal included: the token may no longer hold the seat, which is refused first)."""
+    try:
+        data = _body()
+    except Refusal:
+        return None
+    if "event" not in data:
+        return None
+    return store.submit_known(table_id, known, data["event"], data.get("version"), data.get("key"))
 
 
 @bp.post("/tables/<table_id>/undo")

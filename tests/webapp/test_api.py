@@ -270,3 +270,17 @@ def test_import_refuses_an_illegal_event_naming_its_index(client):
     assert refused.status_code == 422 and refused.json["index"] == 2
     not_a_record = client.post("/api/tables", json={"record": {"game": "cubirds"}})
     assert not_a_record.status_code == 422 and not_a_record.json["code"] == "missing-field"
+
+
+def test_a_replaced_token_is_refused_after_its_seat_entered(client, new_table):
+    """The seat of a token that entered before is known without a read; its next entry
+    is still refused once the token no longer holds the seat (C10), and writes nothing."""
+    table = new_table(names=("Anna", "Ben"))
+    events = random_events("gleich-und-gleich", 2, seed=18)[:2]
+    assert post_event(client, table, events[0], 0, seat=1).status_code == 200
+    renewed = client.post(f"/api/tables/{table.id}/seats/1/token", headers=table.auth(0))
+    refused = post_event(client, table, events[1], 1, seat=1)
+    assert refused.status_code == 403
+    assert client.get(f"/api/tables/{table.id}/state", headers=table.auth()).json["version"] == 1
+    table.tokens[1] = renewed.json["token"]
+    assert post_event(client, table, events[1], 1, seat=1).status_code == 200

@@ -131,3 +131,48 @@ def test_an_engine_crash_is_a_422_and_changes_nothing(app, new_table, monkeypatc
         answer = store.submit(table.id, None, events[1], 1)
     expected = replay({"game": "gleich-und-gleich", "players": ["Anna", "Ben"], "events": events})
     assert answer == {"version": 2, "state": expected.state()}
+
+
+def test_a_known_seat_enters_with_the_write_alone(app, new_table):
+    """A seat looked up before enters without reading its seat or its table: the version
+    moved on (while the token holds the seat) and the row inserted."""
+    table = new_table(names=("Anna", "Ben"))
+    events = random_events("gleich-und-gleich", 2, seed=16)[:2]
+    statements = []
+    with app.app_context():
+        seat = store.seat_of_token(table.tokens[0])
+        store.submit(table.id, seat, events[0], 0)
+        known = store.known_seat(table.tokens[0], table.id)
+        dialect = db.engine.dialect.name
+        sa.event.listen(db.engine, "before_cursor_execute", record := lambda *args: statements.append(args[2]))
+        try:
+            answer = store.submit_known(table.id, known, events[1], 1)
+        finally:
+            sa.event.remove(db.engine, "before_cursor_execute", record)
+    assert answer is not None and answer["version"] == 2
+    # the write first, nothing read before it (after it, the sync announces the new revision); on
+    # PostgreSQL the version moved on and the row inserted by one statement, on SQLite by two
+    writes = [statement for statement in statements
+              if "UPDATE tables" in statement or "INSERT INTO events" in statement]
+    one_statement = dialect == "postgresql"
+    assert statements[:2 - one_statement] == writes, statements
+    assert ("INSERT INTO events" in writes[0]) == one_statement
+    assert not any(statement.startswith("SELECT") and "seats" in statement for statement in statements), statements
+    assert store.known_seat(table.tokens[0], "another-table") is None
+
+
+def test_a_known_seat_leaves_to_the_reads_what_it_cannot_settle(app, new_table):
+    """A stale version, an illegal event and a token that no longer holds the seat are
+    answered None (the reads decide) and write nothing; a refused event leaves the game cached."""
+    table = new_table(names=("Anna", "Ben"))
+    events = random_events("gleich-und-gleich", 2, seed=17)[:3]
+    with app.test_request_context():  # a refusal is worded in the request's language
+        seat = store.seat_of_token(table.tokens[1])
+        store.submit(table.id, seat, events[0], 0)
+        known = store.known_seat(table.tokens[1], table.id)
+        assert store.submit_known(table.id, known, events[1], 0) is None  # stale
+        assert store.submit_known(table.id, known, {"type": "play", "cards": ["K"], "row": 9}, 1) is None
+        assert store.submit_known(table.id, known, events[1], 1)["version"] == 2  # the refusals left the game
+        renamed = known._replace(token_hash="0" * 64)  # as if the token was replaced meanwhile
+        assert store.submit_known(table.id, renamed, events[2], 2) is None
+        assert store.get_table(table.id).version == 2

@@ -87,6 +87,11 @@ def _replay(table: Table, loaded: Loaded | None = None) -> Loaded:
             sa.select(Event.seq, Event.kind, Event.event)
             .where(Event.table_id == table.id, Event.seq > loaded.version, Event.seq <= table.version)
             .order_by(Event.seq))
+    return _caught_up(loaded, rows, table.version)
+
+
+def _caught_up(loaded: Loaded, rows, version: int) -> Loaded:
+    """``loaded`` with the entries ``rows`` (the ones after its version, in order) replayed up to ``version``."""
     for row in rows:
         if row.kind == "undo":
             loaded.game.undo()
@@ -94,7 +99,7 @@ def _replay(table: Table, loaded: Loaded | None = None) -> Loaded:
         else:
             loaded.game.apply(row.event)
             loaded.seqs.append(row.seq)
-    loaded.version = table.version
+    loaded.version = version
     return loaded
 
 
@@ -110,5 +115,30 @@ def game_at(table: Table):
     table_id = table.id  # read before the block: a commit inside expires ``table``
     with _table_lock(table_id):
         loaded = _replay(table, _take(table_id, table.version))
+        yield loaded
+        put(table_id, loaded)
+
+
+@contextmanager
+def game_at_version(table_id: str, version: int):
+    """Like ``game_at``, the table's game at ``version`` — if this process can have it there
+    without asking the database: the cached game, caught up with the entries known here
+    (``latest``). Else ``None`` (nothing taken). Whether ``version`` is still the table's
+    is for the caller's write to find out."""
+    with _table_lock(table_id):
+        with _cache_lock:
+            cached = _cache.get(table_id)
+            if cached is None or cached.version > version:
+                cached = None
+            else:
+                del _cache[table_id]
+        rows = None if cached is None else () if cached.version == version \
+            else latest.entries(table_id, cached.version, version)
+        if rows is None:
+            if cached is not None:
+                put(table_id, cached)
+            yield None
+            return
+        loaded = _caught_up(cached, rows, version)
         yield loaded
         put(table_id, loaded)

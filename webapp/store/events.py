@@ -10,6 +10,12 @@ the version on only if it is still ``version`` (``UPDATE … WHERE version = v``
 and inserts the event row with its key and answer; the unique (table, seq) and
 (table, key) back this up. A writer that loses either way answers with the stored
 answer of its key, or a 409.
+
+A seat that made an entry here before (``reads.KnownSeat``) enters without step (1):
+its game is the one cached here at ``version`` (``cache.game_at_version``), and the
+write (3) moves the version on only while the token still holds that seat. Whatever
+that cannot settle (no game here at ``version``, a lost write, a refusal) goes the
+whole way, reads included (``submit_known`` answers None).
 """
 from __future__ import annotations
 
@@ -23,28 +29,65 @@ from .. import nights_store
 from ..errors import Refusal
 from ..extensions import db
 from ..i18n import lazy_gettext as _l
-from ..models import Event, Seat, Table
+from ..models import Event, Seat, Table, utcnow
 from ..screens.generic import EnteredBy, LogEntry
 from . import checks, latest
-from .cache import Loaded, game_at
-from .reads import get_table, state_answer, stored_answer
+from .cache import Loaded, game_at, game_at_version
+from .reads import KnownSeat, get_table, state_answer, stored_answer
 from .writing import announce, committed, start_writing
 
 # An entry's two statements, run as plain SQL on the session's connection (the ORM would keep the
 # session's objects in step, which the entry never reads): the version moved on if it is still the
-# one seen, returning the table's row as it leaves it; then the entry's row.
-_TABLES = Table.__table__
+# one seen, returning the table's row as it leaves it; then the entry's row (on PostgreSQL both in
+# one statement, ``ENTERING``).
+_TABLES, _SEATS = Table.__table__, Seat.__table__
 MOVE_ON = (sa.update(_TABLES)
            .where(_TABLES.c.id == sa.bindparam("table_id"), _TABLES.c.version == sa.bindparam("seen"))
            .values(version=sa.bindparam("seen", type_=sa.Integer) + 1, revision=_TABLES.c.revision + 1)
            .returning(*_TABLES.c))
+# ... by a seat: only while its token still holds it, as it was when it was looked up
+MOVE_ON_AS_SEAT = MOVE_ON.where(sa.exists().where(
+    _SEATS.c.id == sa.bindparam("seat_id"), _SEATS.c.table_id == _TABLES.c.id,
+    _SEATS.c.token_hash == sa.bindparam("token_hash"), _SEATS.c.position == sa.bindparam("position"),
+    _SEATS.c.name == sa.bindparam("name")))
 EVENT_ROW = sa.insert(Event.__table__)
+_ROW_VALUES = ("seq", "kind", "event", "undoes", "effect", "seat_id", "key", "answer", "created_at")
+
+
+def _entering(move_on: sa.Update) -> sa.Select:
+    """PostgreSQL: ``move_on`` and the entry's row in one statement, which answers the moved
+    table's row (none: not moved, nothing inserted). A data-modifying WITH runs to
+    completion; the row is inserted only for a table that moved on."""
+    moved = move_on.cte("moved")
+    # named apart from the tables' columns: an UPDATE would take a parameter named like one into its SET
+    values = [sa.bindparam(f"row_{name}", type_=Event.__table__.c[name].type) for name in _ROW_VALUES]
+    row = sa.insert(Event.__table__).from_select(("table_id", *_ROW_VALUES), sa.select(moved.c.id, *values),
+                                                include_defaults=False)
+    return sa.select(moved).add_cte(row.cte("entered"))
+
+
+ENTERING = {MOVE_ON: _entering(MOVE_ON), MOVE_ON_AS_SEAT: _entering(MOVE_ON_AS_SEAT)}
 STALE = _l("Gerade hat jemand anderes etwas eingetragen – schau kurz hin und tipp noch einmal")
 
 
 def submit(table_id: str, seat: Seat | None, event, version, key=None) -> dict:
     """Append one event; answer ``{"version", "state"}``."""
     return _append(table_id, seat, version, key, lambda loaded: _event_row(loaded, event))
+
+
+def submit_known(table_id: str, seat: KnownSeat, event, version, key=None) -> dict | None:
+    """``submit`` by a seat known here, without reading the table or the seat; None
+    where that cannot settle the entry (then ``submit`` after the reads decides)."""
+    try:
+        version, key = checks.version(version), checks.key(key)
+        checks.event_count(version + 1)
+        with game_at_version(table_id, version) as loaded:
+            written = None if loaded is None else \
+                _written(loaded, table_id, seat, version, key, lambda: _event_row(loaded, event))
+        return written if isinstance(written, dict) else None
+    except (Refusal, _Lost):
+        db.session.expire_all()
+        return None
 
 
 def undo(table_id: str, seat: Seat | None, version, key=None) -> dict:
@@ -99,50 +142,71 @@ def _stored_or_stale(table_id: str, key: str | None) -> dict:
 
 
 def _write(table: Table, seat: Seat | None, version: int, key: str | None, change) -> dict:
-    table_id = table.id
-    seat_id, entered_by = (seat.id, EnteredBy(seat.name, seat.position)) if seat is not None else (None, None)
-    refusal = None
     with game_at(table) as loaded:
-        try:
-            row = change(loaded)
-        except IllegalEvent as err:
-            refusal = Refusal.from_engine(err)  # the engine left the game unchanged
-        except Exception:  # an engine bug: the game may be half-changed, so it leaves the cache
-            current_app.logger.exception("engine failed at table %s, version %s", table_id, version)
-            raise Refusal(422, "not-understood", _l("Diese Eingabe wurde nicht verstanden")) from None
-        else:
-            answer = {"version": version + 1, "state": loaded.game.state()}
-            # _Lost: the changed game leaves the cache
-            _insert(table_id, seat_id, entered_by, version, key, row, answer, loaded.game)
-            loaded.version = version + 1
-            if row["kind"] == "undo":
-                loaded.seqs.pop()
-            else:
-                loaded.seqs.append(version + 1)
-    if refusal is not None:
-        raise refusal
+        written = _written(loaded, table.id, seat, version, key, lambda: change(loaded))
+    if isinstance(written, Refusal):
+        raise written
+    return written
+
+
+def _written(loaded: Loaded, table_id: str, seat: Seat | KnownSeat | None, version: int, key: str | None,
+             change) -> dict | Refusal:
+    """The entry ``change()`` makes of the game ``loaded`` (at ``version``), written: its answer.
+    The engine's refusal is returned, not raised: the game is unchanged and stays in the cache
+    when the caller leaves ``game_at``'s block; what is raised here takes the game out of it."""
+    try:
+        row = change()
+    except IllegalEvent as err:
+        return Refusal.from_engine(err)
+    except Exception:  # an engine bug: the game may be half-changed, so it leaves the cache
+        current_app.logger.exception("engine failed at table %s, version %s", table_id, version)
+        raise Refusal(422, "not-understood", _l("Diese Eingabe wurde nicht verstanden")) from None
+    answer = {"version": version + 1, "state": loaded.game.state()}
+    _insert(table_id, seat, version, key, row, answer, loaded.game)
+    loaded.version = version + 1
+    if row["kind"] == "undo":
+        loaded.seqs.pop()
+    else:
+        loaded.seqs.append(version + 1)
     return answer
 
 
-def _insert(table_id: str, seat_id: int | None, entered_by: EnteredBy | None, version: int, key: str | None,
+def _insert(table_id: str, seat: Seat | KnownSeat | None, version: int, key: str | None,
             row: dict, answer: dict, game) -> None:
-    """The entry's transaction: the version moved on (if still ``version``) and the row inserted
-    (with the summary of a game it ends, or taken back, C6); then kept as the table's newest
-    entry made here (``latest``)."""
+    """The entry's transaction: the version moved on (if still ``version``, and by ``seat``
+    only while its token holds it) and the row inserted (with the summary of a game it ends,
+    or taken back, C6); then kept as the table's newest entry made here (``latest``)."""
+    move_on, moving = MOVE_ON, {"table_id": table_id, "seen": version}
+    if seat is not None:
+        move_on, moving = MOVE_ON_AS_SEAT, moving | {"seat_id": seat.id, "token_hash": seat.token_hash,
+                                                     "position": seat.position, "name": seat.name}
+    values = {"seq": version + 1, "kind": row["kind"], "event": row["event"], "undoes": row.get("undoes"),
+              "effect": row.get("effect"), "seat_id": seat.id if seat is not None else None, "key": key,
+              "answer": answer, "created_at": utcnow()}
     start_writing()
     try:
         with committed():
-            connection = db.session.connection()  # the session's transaction, without the ORM's bookkeeping
-            moved = connection.execute(MOVE_ON, {"table_id": table_id, "seen": version}).first()
+            # PostgreSQL, an entry that leaves no summary to write (C6): one statement, and none to begin
+            # or commit a transaction where no read began one (the known seat's); else one by one
+            one_statement = db.session.get_bind().dialect.name == "postgresql" and row["kind"] == "event" \
+                and game.outcome() is None
+            if one_statement and not db.session().in_transaction():
+                connection = db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+            else:
+                connection = db.session.connection()  # the session's transaction, without the ORM's bookkeeping
+            if one_statement:
+                moved = connection.execute(ENTERING[move_on],
+                                           moving | {f"row_{name}": value for name, value in values.items()}).first()
+            else:
+                moved = connection.execute(move_on, moving).first()
+                if moved is not None:
+                    connection.execute(EVENT_ROW, values | {"table_id": table_id})
             if moved is None:
                 raise _Lost()
-            connection.execute(EVENT_ROW, {"table_id": table_id, "seq": version + 1, "kind": row["kind"],
-                                           "event": row["event"], "undoes": row.get("undoes"),
-                                           "effect": row.get("effect"), "seat_id": seat_id, "key": key,
-                                           "answer": answer})
             nights_store.entry_appended(table_id, game, row["kind"])  # C6: a finished game's summary
     except IntegrityError:
         raise _Lost() from None
+    entered_by = EnteredBy(seat.name, seat.position) if seat is not None else None
     latest.remember(dict(moved._mapping),
                     LogEntry(version + 1, row["kind"], row["event"], row.get("effect"), entered_by))
     announce(table_id, moved.revision)

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import re
+import threading
+from typing import NamedTuple
 
 import sqlalchemy as sa
+from cachetools import LRUCache
 from sqlalchemy.orm import joinedload
 
 from engine import game_class
@@ -61,8 +64,37 @@ SEAT_OF_TOKEN = (sa.select(Seat).where(Seat.token_hash == sa.bindparam("token_ha
 
 
 def seat_of_token(token: str) -> Seat | None:
-    """The seat a token holds at any table, its table loaded in the same query."""
-    return db.session.execute(SEAT_OF_TOKEN, {"token_hash": token_hash(token)}).scalar_one_or_none()
+    """The seat a token holds at any table, its table loaded in the same query
+    (kept as a ``KnownSeat`` for the token's next entries)."""
+    seat = db.session.execute(SEAT_OF_TOKEN, {"token_hash": token_hash(token)}).scalar_one_or_none()
+    if seat is not None:
+        with _known_lock:
+            _known_seats[seat.token_hash] = KnownSeat(seat.id, seat.table_id, seat.position, seat.name, seat.token_hash)
+    return seat
+
+
+class KnownSeat(NamedTuple):
+    """A seat as a token's last lookup here found it: what an entry needs of it. Whether the
+    token still holds it is checked by the entry's write (``events.MOVE_ON_AS_SEAT``), not by a read."""
+
+    id: int
+    table_id: str
+    position: int
+    name: str
+    token_hash: str
+
+
+KNOWN_SEATS = 4096  # tokens (a few hundred bytes each)
+_known_seats: LRUCache[str, KnownSeat] = LRUCache(maxsize=KNOWN_SEATS)
+_known_lock = threading.Lock()
+
+
+def known_seat(token: str, table_id: str) -> KnownSeat | None:
+    """The seat at ``table_id`` that ``token`` held when it was last looked up here
+    (``seat_of_token``), without asking the database (None: not known here)."""
+    with _known_lock:
+        seat = _known_seats.get(token_hash(token))
+    return seat if seat is not None and seat.table_id == table_id else None
 
 
 def bot_names(game: str, options: dict) -> list[str]:
