@@ -111,8 +111,8 @@ def start(table_id: str):
 
 @bp.post("/tables/<table_id>/events")
 def events(table_id: str):
-    """An entry: by a seat known here from its last entry without reading it (``store.submit_known``),
-    else, or where that cannot settle it, with the seat and the table read."""
+    """An entry: by a seat this process looked up before, without reading it again
+    (``store.submit_known``); else, or where that cannot settle it, with the seat and the table read."""
     known = store.known_seat(_bearer_token(), table_id)
     answer = _entered_by_known(table_id, known) if known is not None else None
     if answer is not None:

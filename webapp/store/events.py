@@ -11,7 +11,7 @@ and inserts the event row with its key and answer; the unique (table, seq) and
 (table, key) back this up. A writer that loses either way answers with the stored
 answer of its key, or a 409.
 
-A seat that made an entry here before (``reads.KnownSeat``) enters without step (1):
+A seat this process looked up before (``reads.KnownSeat``) enters without step (1):
 its game is the one cached here at ``version`` (``cache.game_at_version``), and the
 write (3) moves the version on only while the token still holds that seat. Whatever
 that cannot settle (no game here at ``version``, a lost write, a refusal) goes the
@@ -59,7 +59,7 @@ def _entering(move_on: sa.Update) -> sa.Select:
     table's row (none: not moved, nothing inserted). A data-modifying WITH runs to
     completion; the row is inserted only for a table that moved on."""
     moved = move_on.cte("moved")
-    # named apart from the tables' columns: an UPDATE would take a parameter named like one into its SET
+    # named apart from the columns of ``tables``: the UPDATE would take a parameter named like one into its SET
     values = [sa.bindparam(f"row_{name}", type_=Event.__table__.c[name].type) for name in _ROW_VALUES]
     row = sa.insert(Event.__table__).from_select(("table_id", *_ROW_VALUES), sa.select(moved.c.id, *values),
                                                 include_defaults=False)
