@@ -1,8 +1,9 @@
 """Game nights in the database: the summary row of each finished game, and the
 chain of games at one table (rematches, ``Table.previous_id``) that makes a night.
 
-The store calls :func:`entry_appended` inside the transaction of every entry and
-of an import (contract C6), so a summary exists exactly while its game is over.
+The store calls :func:`entry_appended` inside the transaction of every entry that
+:func:`changes_summary` and of an import (contract C6), so a summary exists exactly
+while its game is over.
 """
 from __future__ import annotations
 
@@ -46,6 +47,12 @@ class GameSummary(db.Model):
 
 
 # --- written by the store -------------------------------------------------------------
+def changes_summary(game: Game, kind: str) -> bool:
+    """C6: whether an entry of ``kind`` that leaves ``game`` takes the summary back (an
+    undo) or writes it (the game is over): what ``entry_appended`` does something for."""
+    return kind == "undo" or game.outcome() is not None
+
+
 def entry_appended(table_id: str, game: Game, kind: str) -> None:
     """C6: an entry (``kind`` "event" or "undo") was added to the session for
     ``table_id`` and ``game`` is the game after it. An undo takes the summary back;

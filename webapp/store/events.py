@@ -55,9 +55,8 @@ _ROW_VALUES = ("seq", "kind", "event", "undoes", "effect", "seat_id", "key", "an
 
 
 def _entering(move_on: sa.Update) -> sa.Select:
-    """PostgreSQL: ``move_on`` and the entry's row in one statement, which answers the moved
-    table's row (none: not moved, nothing inserted). A data-modifying WITH runs to
-    completion; the row is inserted only for a table that moved on."""
+    """PostgreSQL: ``move_on`` and the entry's row in one statement (a data-modifying WITH),
+    which answers the moved table's row (none: not moved, nothing inserted)."""
     moved = move_on.cte("moved")
     # named apart from the columns of ``tables``: the UPDATE would take a parameter named like one into its SET
     values = [sa.bindparam(f"row_{name}", type_=Event.__table__.c[name].type) for name in _ROW_VALUES]
@@ -183,13 +182,13 @@ def _insert(table_id: str, seat: Seat | KnownSeat | None, version: int, key: str
     values = {"seq": version + 1, "kind": row["kind"], "event": row["event"], "undoes": row.get("undoes"),
               "effect": row.get("effect"), "seat_id": seat.id if seat is not None else None, "key": key,
               "answer": answer, "created_at": utcnow()}
+    summary = nights_store.changes_summary(game, row["kind"])  # C6: written in the entry's transaction
     start_writing()
     try:
         with committed():
-            # PostgreSQL, an entry that leaves no summary to write (C6): one statement, and none to begin
+            # PostgreSQL, an entry that leaves the summary as it is: one statement, and none to begin
             # or commit a transaction where no read began one (the known seat's); else one by one
-            one_statement = db.session.get_bind().dialect.name == "postgresql" and row["kind"] == "event" \
-                and game.outcome() is None
+            one_statement = db.session.get_bind().dialect.name == "postgresql" and not summary
             if one_statement and not db.session().in_transaction():
                 connection = db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
             else:
@@ -203,7 +202,8 @@ def _insert(table_id: str, seat: Seat | KnownSeat | None, version: int, key: str
                     connection.execute(EVENT_ROW, values | {"table_id": table_id})
             if moved is None:
                 raise _Lost()
-            nights_store.entry_appended(table_id, game, row["kind"])  # C6: a finished game's summary
+            if summary:
+                nights_store.entry_appended(table_id, game, row["kind"])
     except IntegrityError:
         raise _Lost() from None
     entered_by = EnteredBy(seat.name, seat.position) if seat is not None else None
