@@ -3,7 +3,7 @@ unchanged sync (204), the changed sync (the regions: drawn for the first phone o
 a perspective, or already drawn for another), the drawing ahead alone (``publish``,
 repeatable), an entry through the API (with its table's new regions drawn ahead for
 the phone that waits, and with nobody waiting: the difference is what drawing a
-change costs).
+change costs), and a phone's tap on the page (the same entry, answered with its regions).
 
 ``costs()`` gives the median CPU milliseconds per request of each (CPU time of
 this one-threaded process, so a busy machine doesn't inflate it; medians over
@@ -13,6 +13,7 @@ batches; the bare route measured in the same run is the yardstick);
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import statistics
@@ -28,6 +29,8 @@ from .load import GAMES
 from .server import database
 
 REVISION = re.compile(r"[?&;]rev=(\d+)")
+CSRF_TOKEN = re.compile(r'"X-CSRFToken": "([^"]+)"')
+ENTRY_KINDS = 3  # entry, entry with no phone waiting, page entry: they share the table's record
 BATCHES = 5
 MID_GAME = 40  # events entered before measuring
 FSYNC_BYTES, FSYNC_REPEATS = 4096, 50
@@ -86,14 +89,26 @@ def request_kinds(database_url: str | None = None, game: str = "cubirds"):
             app.extensions["sync"]._drawings.clear()
             app.extensions["sync"].publish(table_id)
 
+        page_headers = {"HX-Request": "true",
+                        "X-CSRFToken": CSRF_TOKEN.search(client.get(f"/t/{table_id}").get_data(True)).group(1)}
+
+        def enter_on_page():
+            """A phone's tap (``play.enter_event`` as htmx sends it), answered with its regions."""
+            answer = client.post(f"/t/{table_id}/event", headers=page_headers,
+                                 data={"event": json.dumps(next(events)), "version": version[0]})
+            if answer.status_code != 200:
+                raise RuntimeError(f"tap refused: {answer.status_code}")
+            version[0] += 1
+
         def enter_unwatched():
             """An entry no phone waits for: nothing is drawn ahead."""
             app.extensions["sync"]._asked.clear()
             enter()
 
-        yield {"bare": lambda: client.get(BARE_PATH), "sync 204": lambda: sync(revision),
-               "sync 200, drawn": sync_drawn, "sync 200, shared": lambda: sync(-1), "publish": publish,
-               "entry": enter, "entry, no phone waiting": enter_unwatched}, len(record["events"]) - MID_GAME
+        yield ({"bare": lambda: client.get(BARE_PATH), "sync 204": lambda: sync(revision),
+                "sync 200, drawn": sync_drawn, "sync 200, shared": lambda: sync(-1), "publish": publish,
+                "entry": enter, "entry, no phone waiting": enter_unwatched, "page entry": enter_on_page},
+               len(record["events"]) - MID_GAME)
 
 
 def costs(requests: int = 200) -> dict:
@@ -101,7 +116,7 @@ def costs(requests: int = 200) -> dict:
     beside them the wall time of one disk flush, which every entry waits for."""
     result = {}
     with request_kinds() as (kinds, events):
-        per_batch = max(1, min(requests, (events - 1) // 2) // BATCHES)  # the two kinds of entry share the record
+        per_batch = max(1, min(requests, (events - 1) // ENTRY_KINDS) // BATCHES)  # the entries share the record
         for kind, request in kinds.items():
             times = []
             for _ in range(BATCHES):
@@ -142,7 +157,7 @@ def main(argv=None) -> None:
                         help="the game at the table (default cubirds)")
     args = parser.parse_args(argv)
     with database("postgres" if args.postgres else "sqlite") as url, request_kinds(url, args.game) as (kinds, events):
-        count = min(args.requests, (events - 1) // 2)  # the two kinds of entry share the record
+        count = min(args.requests, (events - 1) // ENTRY_KINDS)  # the entries share the record
         for kind, request in kinds.items():
             profiler = Profiler(interval=0.0005)
             with profiler:

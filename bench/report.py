@@ -55,7 +55,8 @@ def _costs(costs: dict) -> list[str]:
              "others (webapp/sync.py draws once per table revision, language and perspective); an *entry* includes "
              "drawing its table's regions ahead for the phone that asked before (`Sync.publish`), at a new revision "
              "(some of whose pieces are kept from the revision before, `fragments.py`), and *no phone waiting* is "
-             "the same entry with nothing to draw ahead; *publish* is the drawing ahead alone, repeated at one "
+             "the same entry with nothing to draw ahead; *page entry* is a phone's tap (`POST /t/<id>/event` as htmx "
+             "sends it, its seat known), answered with its regions; *publish* is the drawing ahead alone, repeated at one "
              "revision (its drawings cleared each time, its log's sentences and kept pieces not); the last row is "
              "the wall time of one disk flush, which every "
              "durable entry waits for on top of its CPU and no read pays.", "",

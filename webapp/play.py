@@ -119,42 +119,68 @@ def _form_int(name: str) -> int:
     return int(text)
 
 
-def _entered(table_id: str, action) -> str | Response:
-    """Run an entry; answer with the regions (and the refusal in the controls)."""
-    table = store.get_table(table_id)
-    seat = seats.current(table)
-    if seat is None:
-        raise Refusal(403, "not-seated", _l("Nur wer am Tisch sitzt, kann eintragen"))
-    try:
-        action(seat)
-    except Refusal as refusal:
-        if not htmx:
-            raise
-        return Response(render_regions(store.get_table(table_id), error=refusal), status=refusal.status)
+def _entered(table_id: str, action, by_known=None) -> str | Response:
+    """Run an entry, ``action(seat)`` (which answers as the store does); answer with the
+    regions (and the refusal in the controls). A seat this process looked up before enters
+    by ``by_known(seat)`` without a read first (``store.submit_known``: None where it cannot
+    settle the entry, which then goes the whole way, the seat and the table read)."""
+    token = seats.token(table_id)
+    known = store.known_seat(token, table_id) if token and by_known is not None else None
+    answer = _settled_by_known(by_known, known) if known is not None else None
+    if answer is None:
+        table, seat = seats.table_and_seat(table_id)  # looked up here: known for the next entry
+        if seat is None:
+            raise Refusal(403, "not-seated", _l("Nur wer am Tisch sitzt, kann eintragen"))
+        try:
+            answer = action(seat)
+        except Refusal as refusal:
+            if not htmx:
+                raise
+            return Response(render_regions(store.get_table(table_id), error=refusal), status=refusal.status)
+        known = store.known_seat(token, table_id) or seat
     page = url_for("play.table_page", table_id=table_id)
     if not htmx:
         return redirect(page, 303)
-    regions = render_regions(store.get_table(table_id))
+    regions = _regions_for(_entered_table(table_id, answer["version"]), known)
     # the selection in the address (``controls``) is entered now: the address is the table's again
     return htmx_response(regions, replace_url=page) if "?" in (htmx.current_url or "") else regions
+
+
+def _settled_by_known(by_known, seat: store.KnownSeat) -> dict | None:
+    """``by_known(seat)``'s answer, or None where only the reads can tell (a refusal
+    included: the token may no longer hold the seat, which is refused first)."""
+    try:
+        return by_known(seat)
+    except Refusal:
+        return None
+
+
+def _entered_table(table_id: str, version: int) -> Table:
+    """The table as the entry that moved it to ``version`` left it: as it was made here,
+    without a read, unless another entry came since."""
+    revision = store.entered_revision(table_id, version)
+    table = store.entered_table(table_id, revision) if revision is not None else None
+    return table if table is not None else store.get_table(table_id)
 
 
 @bp.post("/t/<table_id>/event")
 def enter_event(table_id: str):
     """An entry from a button (``entry_vals``) or the typed JSON of the generic screen;
     without a key, the key of the same event tapped (``entry_key``)."""
-    def action(seat):
+    def entry() -> tuple:
         event = client_json.load(request.form.get("event", ""), _l("Das Ereignis ist kein gültiges JSON"))
         version = _form_int("version")
-        store.submit(table_id, seat, event, version, request.form.get("key") or entry_key(table_id, version, event))
-    return _entered(table_id, action)
+        return event, version, request.form.get("key") or entry_key(table_id, version, event)
+
+    return _entered(table_id, lambda seat: store.submit(table_id, seat, *entry()),
+                    lambda seat: store.submit_known(table_id, seat, *entry()))
 
 
 @bp.post("/t/<table_id>/undo")
 def undo(table_id: str):
     def action(seat):
         version = _form_int("version")
-        store.undo(table_id, seat, version, request.form.get("key") or entry_key(table_id, version, "undo"))
+        return store.undo(table_id, seat, version, request.form.get("key") or entry_key(table_id, version, "undo"))
     return _entered(table_id, action)
 
 

@@ -5,6 +5,7 @@ import io
 import json
 import re
 
+import sqlalchemy as sa
 from flask import url_for
 
 from webapp import play, store
@@ -220,6 +221,42 @@ def test_the_log_reads_only_the_entries_made_since_it_was_drawn(app, client, mon
     log = re.compile(r'<section id="log".*?</section>', re.S)
     assert log.search(english).group() != log.search(german).group()
     assert re.findall(r'<li class="event"><small>(\d+)</small>', german) == ["3", "2", "1"]
+
+
+def test_a_phones_next_tap_writes_without_reading_its_seat_or_the_table(app, client):
+    """The first tap looks the phone's seat up; from the next one on, the write is the first
+    statement, nothing reads a seat, and the answer is drawn from the table as the write left it."""
+    table_id, (ben,) = started_table(app, client)
+    setup, first = random_events("gleich-und-gleich", 2, seed=23)[:2]
+    assert ben.post(f"/t/{table_id}/event", headers=HX, data={"event": json.dumps(setup), "version": 0}).status_code == 200
+    statements = []
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", record := lambda *args: statements.append(args[2]))
+    try:
+        answer = ben.post(f"/t/{table_id}/event", headers=HX, data={"event": json.dumps(first), "version": 1})
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+    assert answer.status_code == 200, answer.text
+    assert statements and statements[0].startswith(("UPDATE tables", "WITH moved")), statements
+    assert not any(statement.startswith("SELECT") and "FROM seats" in statement for statement in statements), statements
+    assert not any(statement.startswith("SELECT") and "FROM tables" in statement for statement in statements), statements
+    with app.test_request_context():
+        logged = play._log(store.get_table(table_id), "de")[0][1]
+    assert revision(app, table_id)[1] == 2 and logged in answer.text and 'id="controls"' in answer.text
+
+
+def test_a_tap_from_a_phone_whose_seat_went_to_another_is_refused(app, client):
+    """A phone whose seat was handed on after it tapped (so its seat is known here) is
+    refused as a watcher and changes nothing (the write checks that its token still holds the seat)."""
+    table_id, (ben,) = started_table(app, client)
+    setup, first = random_events("gleich-und-gleich", 2, seed=24)[:2]
+    assert ben.post(f"/t/{table_id}/event", headers=HX, data={"event": json.dumps(setup), "version": 0}).status_code == 200
+    link = client.post(f"/t/{table_id}/seats/link", data={"seat": 1}, headers=HX)
+    app.test_client().get(re.search(r'href="(http[^"]+/s/[^"]+)"', link.text).group(1).replace("http://localhost", ""))
+    refused = ben.post(f"/t/{table_id}/event", headers=HX, data={"event": json.dumps(first), "version": 1})
+    assert refused.status_code == 403 and "Nur wer am Tisch sitzt" in refused.text
+    assert revision(app, table_id)[1] == 1
 
 
 def test_refused_entries_show_in_the_controls_and_change_nothing(app, client):

@@ -183,6 +183,7 @@ def _insert(table_id: str, seat: Seat | KnownSeat | None, version: int, key: str
               "effect": row.get("effect"), "seat_id": seat.id if seat is not None else None, "key": key,
               "answer": answer, "created_at": utcnow()}
     summary = nights_store.changes_summary(game, row["kind"])  # C6: written in the entry's transaction
+    entered_by = EnteredBy(seat.name, seat.position) if seat is not None else None  # (a Seat expires with the commit)
     start_writing()
     try:
         with committed():
@@ -206,7 +207,6 @@ def _insert(table_id: str, seat: Seat | KnownSeat | None, version: int, key: str
                 nights_store.entry_appended(table_id, game, row["kind"])
     except IntegrityError:
         raise _Lost() from None
-    entered_by = EnteredBy(seat.name, seat.position) if seat is not None else None
     latest.remember(dict(moved._mapping),
                     LogEntry(version + 1, row["kind"], row["event"], row.get("effect"), entered_by))
     announce(table_id, moved.revision)

@@ -68,6 +68,16 @@ def entered_table(table_id: str, revision: int) -> Table | None:
     return db.session.merge(row, load=False)
 
 
+def entered_revision(table_id: str, version: int) -> int | None:
+    """The revision at which the newest entry made here left the table, if that entry
+    moved it to ``version`` (None: another entry came since, or none was made here)."""
+    with _lock:
+        known = _latest.get(table_id)
+    if known is None or known.columns is None or known.columns["version"] != version:
+        return None
+    return known.columns["revision"]
+
+
 def entered(table_id: str, revision: int) -> LogEntry | None:
     """The entry that moved the table to ``revision``, if it was made here."""
     known = _made_here(table_id, revision)
